@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The few freestanding definitions the HQV engine needs, from the kernel
+ * when it is built into vhqv.ko and from libc when it is built into libm2m.
+ * This is the only place in the engine that knows which one it is.
+ */
+#ifndef HQV_TYPES_H
+#define HQV_TYPES_H
+
+#ifdef __KERNEL__
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#else
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#endif
+
+#endif /* HQV_TYPES_H */
