@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Frame formats: the engine's table, and TRY/S/G_FMT on a device. */
+#include <errno.h>
+#include <string.h>
+
+#include "hqv-format.h"
+#include "m2m-private.h"
+
+int m2m_format_init(struct m2m_format *fmt, uint32_t fourcc, uint32_t width,
+		    uint32_t height)
+{
+	const struct hqv_format *hf = hqv_format_find(fourcc);
+	uint32_t w = width, h = height;
+
+	if (!fmt)
+		return m2m_error(EINVAL, "m2m_format_init: fmt is NULL");
+	if (!hf)
+		return m2m_error(EINVAL,
+				 "m2m_format_init: unknown pixel format 0x%08x",
+				 fourcc);
+	hqv_format_clamp_size(&w, &h);
+	if (w != width || h != height)
+		return m2m_error(EINVAL,
+				 "m2m_format_init: %ux%u is not a valid size "
+				 "(even, %ux%u to %ux%u)", width, height,
+				 HQV_MIN_WIDTH, HQV_MIN_HEIGHT, HQV_MAX_WIDTH,
+				 HQV_MAX_HEIGHT);
+
+	memset(fmt, 0, sizeof(*fmt));
+	fmt->fourcc = fourcc;
+	fmt->width = width;
+	fmt->height = height;
+	fmt->num_planes = hf->num_planes;
+	fmt->field = V4L2_FIELD_NONE;
+	hqv_format_layout(hf, width, height, fmt->bytesperline,
+			  fmt->plane_size);
+	return 0;
+}
+
+uint32_t m2m_fourcc_from_name(const char *name)
+{
+	const struct hqv_format *hf;
+	unsigned int i;
+
+	for (i = 0; name && (hf = hqv_format_at(i)); i++)
+		if (!strcmp(hf->name, name))
+			return hf->fourcc;
+	return 0;
+}
+
+size_t m2m_format_frame_size(const struct m2m_format *fmt)
+{
+	size_t total = 0;
+	unsigned int p;
+
+	for (p = 0; fmt && p < fmt->num_planes && p < M2M_MAX_PLANES; p++)
+		total += fmt->plane_size[p];
+	return total;
+}
+
+static void to_v4l2(struct v4l2_format *v, enum v4l2_buf_type type,
+		    const struct m2m_format *fmt)
+{
+	struct v4l2_pix_format *pix = &v->fmt.pix;
+
+	memset(v, 0, sizeof(*v));
+	v->type = type;
+	pix->width = fmt->width;
+	pix->height = fmt->height;
+	pix->pixelformat = fmt->fourcc;
+	pix->field = fmt->field;
+	pix->bytesperline = fmt->bytesperline[0];
+	pix->sizeimage = fmt->plane_size[0];
+	pix->colorspace = fmt->colorspace;
+	pix->ycbcr_enc = fmt->ycbcr_enc;
+	pix->quantization = fmt->quantization;
+	pix->xfer_func = fmt->xfer_func;
+}
+
+static void from_v4l2(struct m2m_format *fmt, const struct v4l2_format *v)
+{
+	const struct v4l2_pix_format *pix = &v->fmt.pix;
+
+	memset(fmt, 0, sizeof(*fmt));
+	fmt->fourcc = pix->pixelformat;
+	fmt->width = pix->width;
+	fmt->height = pix->height;
+	fmt->num_planes = 1;
+	fmt->bytesperline[0] = pix->bytesperline;
+	fmt->plane_size[0] = pix->sizeimage;
+	fmt->field = pix->field;
+	fmt->colorspace = pix->colorspace;
+	fmt->ycbcr_enc = pix->ycbcr_enc;
+	fmt->quantization = pix->quantization;
+	fmt->xfer_func = pix->xfer_func;
+}
+
+/* Checks shared by the format calls; returns the queue's state or NULL. */
+static struct m2m_queue_state *format_args(struct m2m_device *dev,
+					   enum m2m_queue queue,
+					   const struct m2m_format *fmt,
+					   const char *func, int *ret)
+{
+	*ret = m2m_device_check(dev, func);
+	if (*ret < 0)
+		return NULL;
+	if (queue != M2M_QUEUE_OUTPUT && queue != M2M_QUEUE_CAPTURE) {
+		*ret = m2m_error(EINVAL, "%s: invalid queue %d", func, queue);
+		return NULL;
+	}
+	if (!fmt) {
+		*ret = m2m_error(EINVAL, "%s: fmt is NULL", func);
+		return NULL;
+	}
+	return &dev->queues[queue];
+}
+
+int m2m_try_format(struct m2m_device *dev, enum m2m_queue queue,
+		   struct m2m_format *fmt)
+{
+	struct m2m_queue_state *q;
+	struct v4l2_format v;
+	int ret;
+
+	q = format_args(dev, queue, fmt, __func__, &ret);
+	if (!q)
+		return ret;
+	to_v4l2(&v, q->type, fmt);
+	ret = M2M_IOCTL(dev, VIDIOC_TRY_FMT, &v);
+	if (ret < 0)
+		return ret;
+	from_v4l2(fmt, &v);
+	return 0;
+}
+
+int m2m_set_format(struct m2m_device *dev, enum m2m_queue queue,
+		   struct m2m_format *fmt)
+{
+	struct m2m_queue_state *q;
+	struct v4l2_format v;
+	int ret;
+
+	q = format_args(dev, queue, fmt, __func__, &ret);
+	if (!q)
+		return ret;
+	m2m_buffers_release(dev);
+	to_v4l2(&v, q->type, fmt);
+	ret = M2M_IOCTL(dev, VIDIOC_S_FMT, &v);
+	if (ret < 0)
+		return ret;
+	from_v4l2(fmt, &v);
+	q->format = *fmt;
+	return 0;
+}
+
+int m2m_get_format(struct m2m_device *dev, enum m2m_queue queue,
+		   struct m2m_format *fmt)
+{
+	struct m2m_queue_state *q;
+	struct v4l2_format v = { 0 };
+	int ret;
+
+	q = format_args(dev, queue, fmt, __func__, &ret);
+	if (!q)
+		return ret;
+	v.type = q->type;
+	ret = M2M_IOCTL(dev, VIDIOC_G_FMT, &v);
+	if (ret < 0)
+		return ret;
+	from_v4l2(fmt, &v);
+	q->format = *fmt;
+	return 0;
+}
