@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Bad input to libm2m gets a negative errno and a message, never a crash. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <string.h>
+
+#include <m2m/m2m.h>
+
+static void assert_message_mentions(const char *what)
+{
+	cr_assert_not_null(strstr(m2m_last_error(), what),
+			   "message \"%s\" mentions \"%s\"", m2m_last_error(), what);
+}
+
+Test(errors, last_error_is_never_null)
+{
+	cr_assert_not_null(m2m_last_error());
+}
+
+Test(errors, null_handle_gives_einval_with_the_function_name)
+{
+	struct m2m_format fmt;
+	int32_t value;
+	char buf[4];
+
+	cr_assert_eq(m2m_get_format(NULL, M2M_QUEUE_OUTPUT, &fmt), -EINVAL);
+	assert_message_mentions("m2m_get_format");
+	cr_assert_eq(m2m_set_format(NULL, M2M_QUEUE_CAPTURE, &fmt), -EINVAL);
+	cr_assert_eq(m2m_try_format(NULL, M2M_QUEUE_CAPTURE, &fmt), -EINVAL);
+	cr_assert_eq(m2m_set_control(NULL, 0x00980914, 1), -EINVAL);
+	cr_assert_eq(m2m_get_control(NULL, &value, 0x00980914), -EINVAL);
+	cr_assert_eq(m2m_convert(NULL, buf, sizeof(buf), buf, sizeof(buf)), -EINVAL);
+	assert_message_mentions("m2m_convert");
+	assert_message_mentions("NULL");
+	cr_assert_eq(m2m_device_get_info(NULL, NULL), -EINVAL);
+	m2m_close(NULL);
+}
+
+Test(errors, forged_handle_gives_einval_not_a_crash)
+{
+	/* Never returned by m2m_open: must be refused without being read. */
+	struct m2m_device *bogus = (struct m2m_device *)(uintptr_t)0x1000;
+	struct m2m_format fmt;
+
+	cr_assert_eq(m2m_get_format(bogus, M2M_QUEUE_OUTPUT, &fmt), -EINVAL);
+	assert_message_mentions("closed or invalid");
+	m2m_close(bogus);
+}
+
+Test(errors, open_of_a_missing_node_gives_enoent)
+{
+	struct m2m_device *dev = (struct m2m_device *)1;
+
+	cr_assert_eq(m2m_open(&dev, "/dev/no-such-video-node"), -ENOENT);
+	cr_assert_null(dev, "out is cleared on failure");
+	assert_message_mentions("/dev/no-such-video-node");
+}
+
+Test(errors, open_of_a_non_v4l2_node_fails_cleanly)
+{
+	struct m2m_device *dev;
+	int ret = m2m_open(&dev, "/dev/null");
+
+	cr_assert_lt(ret, 0);
+	cr_assert_null(dev);
+	assert_message_mentions("VIDIOC_QUERYCAP");
+}
+
+Test(errors, open_of_an_unknown_driver_gives_enoent)
+{
+	struct m2m_device *dev;
+
+	cr_assert_eq(m2m_open(&dev, "no-such-driver"), -ENOENT);
+	assert_message_mentions("no-such-driver");
+}
+
+Test(errors, open_with_bad_arguments_gives_einval)
+{
+	struct m2m_device *dev;
+
+	cr_assert_eq(m2m_open(NULL, "vhqv"), -EINVAL);
+	cr_assert_eq(m2m_open(&dev, NULL), -EINVAL);
+	cr_assert_eq(m2m_open(&dev, ""), -EINVAL);
+}
+
+Test(formats, init_computes_a_packed_layout)
+{
+	struct m2m_format fmt;
+
+	cr_assert_eq(m2m_format_init(&fmt, M2M_FOURCC('Y', 'U', 'Y', 'V'), 640, 480), 0);
+	cr_assert_eq(fmt.num_planes, 1);
+	cr_assert_eq(fmt.bytesperline[0], 1280);
+	cr_assert_eq(fmt.plane_size[0], 1280 * 480);
+	cr_assert_eq(m2m_format_frame_size(&fmt), 1280 * 480);
+}
+
+Test(formats, init_rejects_unknown_formats_and_bad_sizes)
+{
+	struct m2m_format fmt;
+
+	cr_assert_eq(m2m_format_init(&fmt, M2M_FOURCC('X', 'X', 'X', 'X'), 64, 64), -EINVAL);
+	assert_message_mentions("unknown pixel format");
+	cr_assert_eq(m2m_format_init(&fmt, M2M_FOURCC('Y', 'U', 'Y', 'V'), 63, 64), -EINVAL);
+	assert_message_mentions("63x64");
+	cr_assert_eq(m2m_format_init(&fmt, M2M_FOURCC('Y', 'U', 'Y', 'V'), 64, 100000), -EINVAL);
+	cr_assert_eq(m2m_format_init(NULL, M2M_FOURCC('Y', 'U', 'Y', 'V'), 64, 64), -EINVAL);
+}
+
+Test(formats, names_map_to_v4l2_fourccs)
+{
+	cr_assert_eq(m2m_fourcc_from_name("UYVY"), M2M_FOURCC('U', 'Y', 'V', 'Y'));
+	cr_assert_eq(m2m_fourcc_from_name("NOPE"), 0);
+	cr_assert_eq(m2m_fourcc_from_name(NULL), 0);
+}
