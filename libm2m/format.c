@@ -95,79 +95,60 @@ static void from_v4l2(struct m2m_format *fmt, const struct v4l2_format *v)
 	fmt->xfer_func = pix->xfer_func;
 }
 
-/* Checks shared by the format calls; returns the queue's state or NULL. */
-static struct m2m_queue_state *format_args(struct m2m_device *dev,
-					   enum m2m_queue queue,
-					   const struct m2m_format *fmt,
-					   const char *func, int *ret)
-{
-	*ret = m2m_device_check(dev, func);
-	if (*ret < 0)
-		return NULL;
-	if (queue != M2M_QUEUE_OUTPUT && queue != M2M_QUEUE_CAPTURE) {
-		*ret = m2m_error(EINVAL, "%s: invalid queue %d", func, queue);
-		return NULL;
-	}
-	if (!fmt) {
-		*ret = m2m_error(EINVAL, "%s: fmt is NULL", func);
-		return NULL;
-	}
-	return &dev->queues[queue];
-}
-
-int m2m_try_format(struct m2m_device *dev, enum m2m_queue queue,
-		   struct m2m_format *fmt)
-{
-	struct m2m_queue_state *q;
-	struct v4l2_format v;
-	int ret;
-
-	q = format_args(dev, queue, fmt, __func__, &ret);
-	if (!q)
-		return ret;
-	to_v4l2(&v, q->type, fmt);
-	ret = M2M_IOCTL(dev, VIDIOC_TRY_FMT, &v);
-	if (ret < 0)
-		return ret;
-	from_v4l2(fmt, &v);
-	return 0;
-}
-
-int m2m_set_format(struct m2m_device *dev, enum m2m_queue queue,
-		   struct m2m_format *fmt)
-{
-	struct m2m_queue_state *q;
-	struct v4l2_format v;
-	int ret;
-
-	q = format_args(dev, queue, fmt, __func__, &ret);
-	if (!q)
-		return ret;
-	m2m_buffers_release(dev);
-	to_v4l2(&v, q->type, fmt);
-	ret = M2M_IOCTL(dev, VIDIOC_S_FMT, &v);
-	if (ret < 0)
-		return ret;
-	from_v4l2(fmt, &v);
-	q->format = *fmt;
-	return 0;
-}
-
-int m2m_get_format(struct m2m_device *dev, enum m2m_queue queue,
-		   struct m2m_format *fmt)
+/*
+ * TRY_FMT, S_FMT or G_FMT on a queue: fmt goes in (but for G_FMT) and the
+ * driver's answer comes back in it. S_FMT and G_FMT remember the answer.
+ */
+static int format_ioctl(struct m2m_device *dev, enum m2m_queue queue,
+			struct m2m_format *fmt, unsigned long request,
+			const char *request_name, const char *func)
 {
 	struct m2m_queue_state *q;
 	struct v4l2_format v = { 0 };
 	int ret;
 
-	q = format_args(dev, queue, fmt, __func__, &ret);
-	if (!q)
+	ret = m2m_device_check(dev, func);
+	if (ret < 0)
 		return ret;
-	v.type = q->type;
-	ret = M2M_IOCTL(dev, VIDIOC_G_FMT, &v);
+	if (queue != M2M_QUEUE_OUTPUT && queue != M2M_QUEUE_CAPTURE)
+		return m2m_error(EINVAL, "%s: invalid queue %d", func, queue);
+	if (!fmt)
+		return m2m_error(EINVAL, "%s: fmt is NULL", func);
+
+	q = &dev->queues[queue];
+	if (request == VIDIOC_G_FMT)
+		v.type = q->type;
+	else
+		to_v4l2(&v, q->type, fmt);
+	ret = m2m_xioctl(dev, request, request_name, &v);
 	if (ret < 0)
 		return ret;
 	from_v4l2(fmt, &v);
-	q->format = *fmt;
+	if (request != VIDIOC_TRY_FMT)
+		q->format = *fmt;
 	return 0;
+}
+
+int m2m_try_format(struct m2m_device *dev, enum m2m_queue queue,
+		   struct m2m_format *fmt)
+{
+	return format_ioctl(dev, queue, fmt, VIDIOC_TRY_FMT, "VIDIOC_TRY_FMT",
+			    __func__);
+}
+
+int m2m_set_format(struct m2m_device *dev, enum m2m_queue queue,
+		   struct m2m_format *fmt)
+{
+	M2M_CHECK_DEVICE(dev);
+	/* The driver refuses S_FMT on a queue that has buffers. */
+	m2m_buffers_release(dev);
+	return format_ioctl(dev, queue, fmt, VIDIOC_S_FMT, "VIDIOC_S_FMT",
+			    __func__);
+}
+
+int m2m_get_format(struct m2m_device *dev, enum m2m_queue queue,
+		   struct m2m_format *fmt)
+{
+	return format_ioctl(dev, queue, fmt, VIDIOC_G_FMT, "VIDIOC_G_FMT",
+			    __func__);
 }
