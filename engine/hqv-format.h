@@ -24,23 +24,43 @@
 #define HQV_MAX_WIDTH	8192
 #define HQV_MAX_HEIGHT	8192
 #define HQV_SIZE_STEP	2
+/* The widest line pitch accepted: the widest line of the widest format. */
+#define HQV_MAX_BYTESPERLINE	(4 * HQV_MAX_WIDTH)
 
 /* How the samples of a format are laid out in memory. */
-enum hqv_layout {
-	/* Y'CbCr 4:2:2, two pixels in four bytes (YUYV and its orderings). */
-	HQV_LAYOUT_PACKED_422,
+enum hqv_family {
+	/* Y'CbCr 4:2:2, two pixels in four bytes: order = Y0, Cb, Y1, Cr. */
+	HQV_FAMILY_PACKED_YUV,
+	/* A luma plane and an interleaved chroma plane: order = Cb, Cr. */
+	HQV_FAMILY_SEMIPLANAR,
+	/* Three planes: order = the plane index of Y, Cb, Cr. */
+	HQV_FAMILY_PLANAR,
+	/* Luma only. */
+	HQV_FAMILY_GREY,
+	/* 3 or 4 bytes per pixel: order = the byte of R, G, B, A (A: -1). */
+	HQV_FAMILY_RGB,
+	/* 16-bit little-endian words, red in the high 5 bits. */
+	HQV_FAMILY_RGB565,
 };
+
+#define HQV_NO_ALPHA	0xff
 
 struct hqv_format {
 	uint32_t fourcc;
 	const char *name;
-	enum hqv_layout layout;
-	/* Memory planes, and for each the bytes one pixel column takes. */
+	enum hqv_family family;
+	/* Y'CbCr (true) or R'G'B' (false) samples. */
+	bool is_yuv;
+	/* Colour planes (1 to 3), and memory planes: 1 when all planes share
+	 * one buffer, one after the other (NV12), else num_planes (NV12M). */
 	uint8_t num_planes;
-	uint8_t bytes_per_pixel[HQV_MAX_PLANES];
+	uint8_t mem_planes;
+	/* Bytes one sample group of each plane takes: 2 for YUYV (a pixel),
+	 * 2 for NV12's CbCr plane (one Cb, one Cr), 4 for XRGB32. */
+	uint8_t bytes_per_group[HQV_MAX_PLANES];
 	/* Chroma subsampling: horizontal and vertical divisors. */
 	uint8_t hsub, vsub;
-	/* HQV_LAYOUT_PACKED_422: byte offsets of Y0, Cb, Y1, Cr in a pair. */
+	/* Family-specific sample positions, see enum hqv_family. */
 	uint8_t order[4];
 };
 
@@ -50,14 +70,22 @@ const struct hqv_format *hqv_format_find(uint32_t fourcc);
 /* The index-th format of the table, or NULL past its end. */
 const struct hqv_format *hqv_format_at(unsigned int index);
 
+/* True when the format has an alpha channel. */
+static inline bool hqv_format_has_alpha(const struct hqv_format *fmt)
+{
+	return fmt->family == HQV_FAMILY_RGB && fmt->order[3] != HQV_NO_ALPHA;
+}
+
 /*
  * Plane layout of a width x height image: fills bytesperline[] and size[]
  * for each plane. A bytesperline[] value the caller asks for is kept when it
- * is at least the minimum and at most HQV_MAX_BYTESPERLINE; otherwise it is
- * replaced by the minimum. Width and height must already be valid sizes.
+ * is at least the minimum and at most HQV_MAX_BYTESPERLINE (rounded up so
+ * the chroma planes' lines stay whole); otherwise it is replaced by the
+ * minimum. When the format keeps all planes in one buffer, only
+ * bytesperline[0] is asked for and the other planes' pitches follow from
+ * it, as V4L2 defines. Width and height must already be valid sizes.
  * Returns the total size in bytes.
  */
-#define HQV_MAX_BYTESPERLINE	(4 * HQV_MAX_WIDTH * 2)
 uint32_t hqv_format_layout(const struct hqv_format *fmt, uint32_t width,
 			   uint32_t height, uint32_t bytesperline[HQV_MAX_PLANES],
 			   uint32_t size[HQV_MAX_PLANES]);

@@ -9,14 +9,17 @@
 
 #ifdef __KERNEL__
 #include <linux/errno.h>
+#include <linux/math64.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#define hqv_div_s64(a, b)	div64_s64(a, b)
 #else
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#define hqv_div_s64(a, b)	((int64_t)(a) / (int64_t)(b))
 #endif
 
 #endif /* HQV_TYPES_H */

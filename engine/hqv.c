@@ -1,73 +1,375 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The HQV engine's pixel pipeline.
+ * The HQV engine's job: validation, planning, and the row pipeline that
+ * produces destination rows (fetch, colour, horizontal scale, vertical
+ * scale, compose, pack).
  */
-#include "hqv.h"
+#include "hqv-internal.h"
+
+#define ONE32	(1ULL << 32)
 
 static int check_image(const struct hqv_image *img)
 {
-	uint32_t bpl[HQV_MAX_PLANES], size[HQV_MAX_PLANES];
+	uint32_t bpl[HQV_MAX_PLANES] = { 0 }, size[HQV_MAX_PLANES];
+	const struct hqv_format *fmt = img->fmt;
 	unsigned int p;
 
-	if (!img->fmt || img->width < HQV_MIN_WIDTH ||
-	    img->width > HQV_MAX_WIDTH || img->height < HQV_MIN_HEIGHT ||
-	    img->height > HQV_MAX_HEIGHT || img->width % HQV_SIZE_STEP ||
-	    img->height % HQV_SIZE_STEP)
+	if (!fmt || img->width < HQV_MIN_WIDTH || img->width > HQV_MAX_WIDTH ||
+	    img->height < HQV_MIN_HEIGHT || img->height > HQV_MAX_HEIGHT ||
+	    img->width % HQV_SIZE_STEP || img->height % HQV_SIZE_STEP)
+		return -EINVAL;
+	if ((unsigned int)img->encoding > HQV_ENC_BT2020 ||
+	    (unsigned int)img->quantization > HQV_QUANT_FULL)
 		return -EINVAL;
 
-	memcpy(bpl, img->bytesperline, sizeof(bpl));
-	hqv_format_layout(img->fmt, img->width, img->height, bpl, size);
-	for (p = 0; p < img->fmt->num_planes; p++)
-		if (!img->planes[p] || bpl[p] != img->bytesperline[p])
+	/* The minimum pitch of each plane: what a layout with none asked is. */
+	for (p = 0; p < HQV_MAX_PLANES; p++)
+		bpl[p] = 0;
+	hqv_format_layout(fmt, img->width, img->height, bpl, size);
+	for (p = 0; p < fmt->num_planes; p++) {
+		uint64_t lines = p ? img->height / fmt->vsub : img->height;
+		uint64_t min_bpl = p && fmt->mem_planes == 1 ?
+			(uint64_t)(img->width / fmt->hsub) * fmt->bytes_per_group[p] :
+			bpl[p];
+
+		if (!img->planes[p] || img->bytesperline[p] < min_bpl)
 			return -EINVAL;
+		/* The last line needs only its samples, not the whole pitch. */
+		if ((uint64_t)img->bytesperline[p] * (lines - 1) + min_bpl >
+		    img->plane_size[p])
+			return -EINVAL;
+	}
 	return 0;
 }
 
-int hqv_job_check(const struct hqv_job *job)
+/* Resolve a zero-width rectangle to the whole image and check it fits. */
+static int check_rect(struct hqv_rect *r, const struct hqv_image *img)
 {
-	if (check_image(&job->src) || check_image(&job->dst))
-		return -EINVAL;
-	if (job->src.width != job->dst.width ||
-	    job->src.height != job->dst.height)
+	if (!r->width && !r->height && !r->left && !r->top) {
+		r->width = img->width;
+		r->height = img->height;
+	}
+	if (!r->width || !r->height || r->width > img->width ||
+	    r->height > img->height || r->left > img->width - r->width ||
+	    r->top > img->height - r->height)
 		return -EINVAL;
 	return 0;
+}
+
+static bool in_range(int32_t v, int32_t min, int32_t max)
+{
+	return v >= min && v <= max;
 }
 
 /*
- * Packed 4:2:2 to packed 4:2:2: each pair of pixels (Y0 Cb Y1 Cr) is read in
- * the source byte order and written in the destination's. A horizontal flip
- * walks the source pairs backwards and swaps the two lumas of each pair,
- * which keeps the shared chroma sample with the pixels it belongs to.
+ * Oriented pixel (i, j) comes from crop pixel (x, y) of the flipped crop,
+ * turned clockwise: see docs/engine.md, step 4.
  */
-static void packed422_row(const struct hqv_job *job, const uint8_t *src,
-			  uint8_t *dst)
+static void plan_orientation(struct hqv_job *job)
 {
-	const uint8_t *si = job->src.fmt->order, *di = job->dst.fmt->order;
-	uint32_t pairs = job->dst.width / 2, x;
+	struct hqv_plan *p = &job->plan;
+	int32_t w = job->crop.width, h = job->crop.height;
 
-	for (x = 0; x < pairs; x++) {
-		const uint8_t *s = src + 4 * (job->hflip ? pairs - 1 - x : x);
-		uint8_t *d = dst + 4 * x;
+	p->x0 = p->y0 = p->di_x = p->di_y = p->dj_x = p->dj_y = 0;
+	switch (job->rotation) {
+	case 0:
+		p->di_x = 1;
+		p->dj_y = 1;
+		break;
+	case 90:
+		p->dj_x = 1;
+		p->di_y = -1;
+		p->y0 = h - 1;
+		break;
+	case 180:
+		p->di_x = -1;
+		p->x0 = w - 1;
+		p->dj_y = -1;
+		p->y0 = h - 1;
+		break;
+	default: /* 270 */
+		p->dj_x = -1;
+		p->x0 = w - 1;
+		p->di_y = 1;
+		break;
+	}
+	if (job->hflip) {
+		p->x0 = w - 1 - p->x0;
+		p->di_x = -p->di_x;
+		p->dj_x = -p->dj_x;
+	}
+	if (job->vflip) {
+		p->y0 = h - 1 - p->y0;
+		p->di_y = -p->di_y;
+		p->dj_y = -p->dj_y;
+	}
+	p->x0 += job->crop.left;
+	p->y0 += job->crop.top;
 
-		d[di[0]] = s[si[job->hflip ? 2 : 0]];
-		d[di[1]] = s[si[1]];
-		d[di[2]] = s[si[job->hflip ? 0 : 2]];
-		d[di[3]] = s[si[3]];
+	p->oriented_width = job->rotation % 180 ? h : w;
+	p->oriented_height = job->rotation % 180 ? w : h;
+}
+
+/* The scratch memory of one band: the lines of the pipeline. */
+struct scratch {
+	struct hqv_line fetched;	/* an oriented row, oriented_width */
+	struct hqv_line scaled[2];	/* rows scaled horizontally, compose width */
+	int32_t scaled_row[2];		/* which oriented rows they hold, or -1 */
+	uint32_t *acc[4];		/* the area filter's sums, compose width */
+	struct hqv_line out[2];		/* a pair of destination rows */
+};
+
+static size_t line_bytes(uint32_t width)
+{
+	return 4 * (((size_t)width * sizeof(uint16_t) + 7) & ~(size_t)7);
+}
+
+static size_t acc_bytes(uint32_t width)
+{
+	return 4 * (((size_t)width * sizeof(uint32_t) + 7) & ~(size_t)7);
+}
+
+static void *line_init(struct hqv_line *l, uint8_t *mem, uint32_t width)
+{
+	size_t stride = ((size_t)width * sizeof(uint16_t) + 7) & ~(size_t)7;
+	unsigned int c;
+
+	for (c = 0; c < 4; c++)
+		l->c[c] = (uint16_t *)(mem + c * stride);
+	return mem + 4 * stride;
+}
+
+static void scratch_init(struct scratch *s, const struct hqv_job *job,
+			 void *mem)
+{
+	uint8_t *p = mem;
+	unsigned int i;
+
+	p = line_init(&s->fetched, p, job->plan.oriented_width);
+	for (i = 0; i < 2; i++) {
+		p = line_init(&s->scaled[i], p, job->compose.width);
+		s->scaled_row[i] = -1;
+	}
+	for (i = 0; i < 4; i++) {
+		s->acc[i] = (uint32_t *)p;
+		p += acc_bytes(job->compose.width) / 4;
+	}
+	for (i = 0; i < 2; i++)
+		p = line_init(&s->out[i], p, job->dst.width);
+}
+
+/*
+ * Chroma resampling is skipped where the job moves no chroma site: same
+ * subsampling on both sides, colours unchanged, no scaling, turn or flip
+ * across that direction, and rectangles aligned to the subsampling. Then
+ * chroma samples are copied, so that YUYV to UYVY or NV12 to YUV420 is
+ * lossless.
+ */
+static void plan_chroma_copy(struct hqv_job *job)
+{
+	const struct hqv_format *s = job->src.fmt, *d = job->dst.fmt;
+	struct hqv_plan *p = &job->plan;
+	bool same = p->identity && s->is_yuv && d->is_yuv &&
+		    s->family != HQV_FAMILY_GREY &&
+		    d->family != HQV_FAMILY_GREY && job->rotation == 0;
+
+	p->chroma_copy_h = same && s->hsub == d->hsub && !job->hflip &&
+			   job->crop.width == job->compose.width &&
+			   job->crop.left % s->hsub == 0 &&
+			   job->compose.left % d->hsub == 0;
+	p->chroma_copy_v = same && s->vsub == d->vsub &&
+			   (!job->vflip || s->vsub == 1) &&
+			   job->crop.height == job->compose.height &&
+			   job->crop.top % s->vsub == 0 &&
+			   job->compose.top % d->vsub == 0;
+}
+
+int hqv_job_prepare(struct hqv_job *job)
+{
+	struct hqv_plan *plan = &job->plan;
+	int ret;
+
+	if (check_image(&job->src) || check_image(&job->dst) ||
+	    check_rect(&job->crop, &job->src) ||
+	    check_rect(&job->compose, &job->dst))
+		return -EINVAL;
+	if (job->rotation % 90 || job->rotation > 270 ||
+	    (unsigned int)job->scaler > HQV_SCALER_AREA ||
+	    !in_range(job->procamp.brightness, -128, 127) ||
+	    !in_range(job->procamp.contrast, -128, 127) ||
+	    !in_range(job->procamp.saturation, -128, 127) ||
+	    !in_range(job->procamp.hue, -180, 180))
+		return -EINVAL;
+
+	memset(plan, 0, sizeof(*plan));
+	plan_orientation(job);
+	plan->step_x = hqv_div_s64((int64_t)plan->oriented_width << 32,
+				   job->compose.width);
+	plan->step_y = hqv_div_s64((int64_t)plan->oriented_height << 32,
+				   job->compose.height);
+	plan->channels = hqv_format_has_alpha(job->dst.fmt) ? 4 : 3;
+	ret = hqv_color_plan(job);
+	if (ret)
+		return ret;
+	plan_chroma_copy(job);
+	plan->scratch_size = line_bytes(plan->oriented_width) +
+			     2 * line_bytes(job->compose.width) +
+			     acc_bytes(job->compose.width) +
+			     2 * line_bytes(job->dst.width);
+	return 0;
+}
+
+size_t hqv_job_scratch_size(const struct hqv_job *job)
+{
+	return job->plan.scratch_size;
+}
+
+/* Oriented row j, in destination colours, scaled to the compose width. */
+static void scaled_row(const struct hqv_job *job, struct scratch *s,
+		       int32_t j, struct hqv_line *out)
+{
+	const struct hqv_plan *p = &job->plan;
+	struct hqv_line *fetched = &s->fetched;
+
+	/* Unscaled lines go straight to where they are wanted. */
+	if (p->oriented_width == job->compose.width)
+		fetched = out;
+	hqv_fetch(job, fetched, p->x0 + j * p->dj_x, p->y0 + j * p->dj_y,
+		  p->di_x, p->di_y, p->oriented_width);
+	if (!p->identity)
+		hqv_color_apply(p, fetched, p->oriented_width);
+	if (fetched != out)
+		hqv_scale_line(job, fetched, out);
+}
+
+/* The same, through a two-row cache for filters that reuse rows. */
+static const struct hqv_line *cached_row(const struct hqv_job *job,
+					 struct scratch *s, int32_t j)
+{
+	unsigned int slot;
+
+	for (slot = 0; slot < 2; slot++)
+		if (s->scaled_row[slot] == j)
+			return &s->scaled[slot];
+	/* Replace the row that is not j's neighbour above. */
+	slot = s->scaled_row[0] == j - 1 ? 1 : 0;
+	scaled_row(job, s, j, &s->scaled[slot]);
+	s->scaled_row[slot] = j;
+	return &s->scaled[slot];
+}
+
+/* out = (a * (65536 - f) + b * f) / 65536, per sample. */
+static void lerp_rows(const struct hqv_job *job, struct hqv_line *out,
+		      const struct hqv_line *a, const struct hqv_line *b,
+		      uint32_t f)
+{
+	uint32_t c, x, n = job->compose.width;
+
+	for (c = 0; c < job->plan.channels; c++) {
+		const uint16_t *pa = a->c[c], *pb = b->c[c];
+		uint16_t *o = out->c[c];
+
+		for (x = 0; x < n; x++)
+			o[x] = (pa[x] * (65536 - f) + pb[x] * f + 32768) >> 16;
 	}
 }
 
-void hqv_job_run(const struct hqv_job *job, uint32_t y0, uint32_t y1)
+/*
+ * Area: the mean of the oriented rows that compose row y covers, each
+ * weighted by its overlap. Weights are in 2^-16 and sum to exactly 65536,
+ * so the sum of a channel fits 32 bits.
+ */
+static void area_rows(const struct hqv_job *job, struct scratch *s,
+		      uint32_t y, struct hqv_line *out)
 {
-	const struct hqv_image *src = &job->src, *dst = &job->dst;
-	uint32_t y;
+	const struct hqv_plan *p = &job->plan;
+	uint64_t start = y * p->step_y, end = start + p->step_y, done = 0;
+	uint32_t c, x, i, n = job->compose.width, given = 0;
 
-	if (y1 > dst->height)
-		y1 = dst->height;
+	for (c = 0; c < p->channels; c++)
+		memset(s->acc[c], 0, n * sizeof(uint32_t));
 
-	for (y = y0; y < y1; y++) {
-		uint32_t sy = job->vflip ? src->height - 1 - y : y;
+	for (i = start >> 32; ((uint64_t)i << 32) < end; i++) {
+		uint64_t lo = (uint64_t)i << 32, hi = lo + ONE32;
+		const struct hqv_line *row = cached_row(job, s, i);
+		uint32_t w;
 
-		packed422_row(job, src->planes[0] + sy * src->bytesperline[0],
-			      dst->planes[0] + y * dst->bytesperline[0]);
+		done += (hi < end ? hi : end) - (lo > start ? lo : start);
+		w = hqv_div_s64(done << 16, p->step_y) - given;
+		given += w;
+		for (c = 0; c < p->channels; c++)
+			for (x = 0; x < n; x++)
+				s->acc[c][x] += w * row->c[c][x];
+	}
+	for (c = 0; c < p->channels; c++)
+		for (x = 0; x < n; x++)
+			out->c[c][x] = (s->acc[c][x] + 32768) >> 16;
+}
+
+/* Compose row y (relative to the compose rectangle), vertically scaled. */
+static void compose_row(const struct hqv_job *job, struct scratch *s,
+			uint32_t y, struct hqv_line *out)
+{
+	const struct hqv_plan *p = &job->plan;
+	uint32_t rows = p->oriented_height, j, f;
+	int64_t v, last = (int64_t)(rows - 1) << 32;
+
+	switch (job->scaler) {
+	case HQV_SCALER_NEAREST:
+		j = (y * p->step_y + p->step_y / 2) >> 32;
+		scaled_row(job, s, j < rows ? j : rows - 1, out);
+		break;
+	case HQV_SCALER_BILINEAR:
+		v = (int64_t)(y * p->step_y + p->step_y / 2) - (int64_t)(ONE32 / 2);
+		v = v < 0 ? 0 : v > last ? last : v;
+		j = v >> 32;
+		f = (v >> 16) & 0xffff;
+		if (f == 0)
+			scaled_row(job, s, j, out);
+		else
+			lerp_rows(job, out, cached_row(job, s, j),
+				  cached_row(job, s, j + 1), f);
+		break;
+	case HQV_SCALER_AREA:
+		area_rows(job, s, y, out);
+		break;
+	}
+}
+
+static void fill_background(const struct hqv_job *job, struct hqv_line *l)
+{
+	uint32_t c, x;
+
+	for (c = 0; c < 4; c++)
+		for (x = 0; x < job->dst.width; x++)
+			l->c[c][x] = job->plan.background[c];
+}
+
+void hqv_job_run(const struct hqv_job *job, void *scratch, uint32_t y0,
+		 uint32_t y1)
+{
+	const struct hqv_rect *cr = &job->compose;
+	bool full = cr->left == 0 && cr->width == job->dst.width;
+	struct scratch s;
+	uint32_t y, r, c;
+
+	scratch_init(&s, job, scratch);
+	if (y1 > job->dst.height)
+		y1 = job->dst.height;
+
+	for (y = y0 & ~1u; y < y1; y += 2) {
+		for (r = 0; r < 2; r++) {
+			uint32_t row = y + r;
+			struct hqv_line at = s.out[r];
+
+			if (!full || row < cr->top || row >= cr->top + cr->height)
+				fill_background(job, &s.out[r]);
+			if (row < cr->top || row >= cr->top + cr->height)
+				continue;
+			for (c = 0; c < 4; c++)
+				at.c[c] += cr->left;
+			compose_row(job, &s, row - cr->top, &at);
+		}
+		hqv_pack_pair(job, s.out, y);
 	}
 }

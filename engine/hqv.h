@@ -1,18 +1,61 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The HQV engine: a software video processing engine, in plain C with no
- * dependency on the kernel or libc beyond memcpy/memset. The same code runs
- * inside vhqv.ko and inside libm2m.
+ * dependency on the kernel or libc beyond memcpy/memset, integer arithmetic
+ * only. The same code runs inside vhqv.ko and inside libm2m.
  *
  * A job describes one frame's work: a source image, a destination image and
- * the operations to apply. hqv_job_check() validates it once; hqv_job_run()
- * then produces destination rows [y0, y1), so a caller can cut a frame into
- * bands (preemption points in the kernel, threads in user space).
+ * the operations to apply. hqv_job_prepare() validates it against the
+ * buffers it names and computes what every row needs; hqv_job_run() then
+ * produces destination rows [y0, y1), so a caller can cut a frame into bands
+ * (preemption points in the kernel, threads in user space), each band with
+ * its own scratch memory of hqv_job_scratch_size() bytes.
+ *
+ * What a job does to a pixel, in this order (docs/engine.md has the exact
+ * arithmetic, which the tests' floating-point reference model follows):
+ *  1. crop: the source rectangle job->crop is the input;
+ *  2. chroma up-sampling to 4:4:4, by interpolation;
+ *  3. colour: source code values to the destination's colour space,
+ *     through the proc-amp, then clamped to 0..255;
+ *  4. orientation: horizontal and vertical flips, then a clockwise turn
+ *     by job->rotation degrees;
+ *  5. scaling to the compose rectangle's size (nearest, bilinear or area);
+ *  6. compose: placed at job->compose in the destination, the rest of the
+ *     destination filled with job->background;
+ *  7. chroma down-sampling by averaging, and packing.
  */
 #ifndef HQV_H
 #define HQV_H
 
 #include "hqv-format.h"
+
+/* Y'CbCr encodings (the matrix between R'G'B' and Y'CbCr). */
+enum hqv_encoding {
+	HQV_ENC_BT601,
+	HQV_ENC_BT709,
+	HQV_ENC_BT2020,		/* non-constant luminance */
+};
+
+/* Code value ranges: limited is Y' 16..235, CbCr 16..240, R'G'B' 16..235. */
+enum hqv_quantization {
+	HQV_QUANT_LIMITED,
+	HQV_QUANT_FULL,
+};
+
+enum hqv_scaler {
+	HQV_SCALER_NEAREST,
+	HQV_SCALER_BILINEAR,
+	/* Each destination pixel averages the source area it covers: the
+	 * filter for shrinking by more than 2x without aliasing. */
+	HQV_SCALER_AREA,
+};
+
+struct hqv_rect {
+	uint32_t left;
+	uint32_t top;
+	uint32_t width;
+	uint32_t height;
+};
 
 struct hqv_image {
 	const struct hqv_format *fmt;
@@ -20,23 +63,91 @@ struct hqv_image {
 	uint32_t height;
 	uint32_t bytesperline[HQV_MAX_PLANES];
 	uint8_t *planes[HQV_MAX_PLANES];
+	/* Bytes available at planes[p]: the job never touches more. */
+	size_t plane_size[HQV_MAX_PLANES];
+	enum hqv_encoding encoding;
+	enum hqv_quantization quantization;
+};
+
+/*
+ * Proc-amp, applied in Y'CbCr normalised to Y' 0..1 and Cb, Cr -0.5..0.5,
+ * with gains g = (128 + contrast) / 128 and s = (128 + saturation) / 128:
+ * Y' = g * Y' + brightness / 256, (Cb, Cr) = g * s * rotate((Cb, Cr), hue).
+ * All zero is neutral.
+ */
+struct hqv_procamp {
+	int32_t brightness;	/* -128..127 */
+	int32_t contrast;	/* -128..127 */
+	int32_t saturation;	/* -128..127 */
+	int32_t hue;		/* degrees, -180..180, counter-clockwise */
+};
+
+/* What hqv_job_prepare() computes; read-only while rows are produced. */
+struct hqv_plan {
+	/* Destination space from source codes: out = (m * in + off) >> 12,
+	 * in and out as code values << HQV_FRAC_BITS. */
+	int32_t matrix[3][3];
+	int32_t offset[3];
+	bool identity;
+	/* Background and constant alpha in destination space. */
+	uint16_t background[4];
+	/* Orientation: the source pixel of oriented pixel (i, j) is
+	 * (x0 + i * di_x + j * dj_x, y0 + i * di_y + j * dj_y). */
+	int32_t x0, y0, di_x, di_y, dj_x, dj_y;
+	uint32_t oriented_width, oriented_height;
+	/* Scale steps: source pixels per destination pixel, in 2^-32. */
+	uint64_t step_x, step_y;
+	/* Chroma samples copied, not resampled, across / down (see
+	 * docs/engine.md: when the job moves no chroma site). */
+	bool chroma_copy_h, chroma_copy_v;
+	/* Channels carried through: 3, or 4 when the destination has alpha. */
+	uint32_t channels;
+	size_t scratch_size;
 };
 
 struct hqv_job {
 	struct hqv_image src;
 	struct hqv_image dst;
+	/* Source and destination rectangles; a zero width means the whole
+	 * image. */
+	struct hqv_rect crop;
+	struct hqv_rect compose;
 	bool hflip;
 	bool vflip;
+	uint32_t rotation;	/* 0, 90, 180 or 270, clockwise */
+	enum hqv_scaler scaler;
+	struct hqv_procamp procamp;
+	/* Full-range R'G'B' 0xRRGGBB outside the compose rectangle. */
+	uint32_t background;
+	/* Alpha written to formats with alpha when the source has none. */
+	uint8_t alpha;
+
+	struct hqv_plan plan;	/* filled by hqv_job_prepare() */
 };
 
-/*
- * 0 when the engine can run the job, else -EINVAL (a missing format or
- * plane, sizes out of range or different between source and destination, a
- * line pitch below the minimum).
- */
-int hqv_job_check(const struct hqv_job *job);
+/* Intermediate samples are code values with this many fractional bits. */
+#define HQV_FRAC_BITS	6
 
-/* Produce destination rows [y0, y1) of a job that hqv_job_check() passed. */
-void hqv_job_run(const struct hqv_job *job, uint32_t y0, uint32_t y1);
+/*
+ * Validate a job against the memory it names and fill job->plan. Returns 0,
+ * or -EINVAL for anything the engine cannot do or that would read or write
+ * outside a plane: a missing format or plane, a size out of range, a line
+ * pitch below the minimum, a plane shorter than its lines, a rectangle
+ * outside its image, an unknown rotation, scaler, encoding or proc-amp
+ * value.
+ */
+int hqv_job_prepare(struct hqv_job *job);
+
+/* Bytes of scratch memory one hqv_job_run() call on a prepared job needs. */
+size_t hqv_job_scratch_size(const struct hqv_job *job);
+
+/*
+ * Produce destination rows [y0, y1) of a prepared job. y0 and y1 must be
+ * even (or y1 the height): vertically subsampled chroma is written a pair
+ * of rows at a time. scratch holds hqv_job_scratch_size() bytes, aligned
+ * for uint32_t; bands run at once need a scratch each.
+ */
+void hqv_job_run(const struct hqv_job *job, void *scratch, uint32_t y0,
+		 uint32_t y1);
 
 #endif /* HQV_H */

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What the engine's files share: the intermediate line and the stages of
+ * the row pipeline. Not part of the engine's interface.
+ */
+#ifndef HQV_INTERNAL_H
+#define HQV_INTERNAL_H
+
+#include "hqv.h"
+
+#define HQV_ONE		(1 << HQV_FRAC_BITS)	/* one code value */
+#define HQV_MAX_SAMPLE	(255 * HQV_ONE)
+#define HQV_MATRIX_BITS	12
+
+/*
+ * A line of 4:4:4 samples, one array per channel: Y'CbCr or R'G'B', then
+ * alpha. Values are code values << HQV_FRAC_BITS.
+ */
+struct hqv_line {
+	uint16_t *c[4];
+};
+
+/* Compute the colour matrix, background and alpha of a job's plan. */
+int hqv_color_plan(struct hqv_job *job);
+
+/* Apply the plan's matrix to n samples of a line, in place, clamping. */
+void hqv_color_apply(const struct hqv_plan *plan, struct hqv_line *line,
+		     uint32_t n);
+
+/*
+ * Read n source pixels in 4:4:4 (chroma interpolated): from (x, y),
+ * stepping by (dx, dy), each of which is -1, 0 or 1.
+ */
+void hqv_fetch(const struct hqv_job *job, struct hqv_line *out, int32_t x,
+	       int32_t y, int32_t dx, int32_t dy, uint32_t n);
+
+/*
+ * Write destination rows y and y + 1 (a pair, for vertically subsampled
+ * chroma) from two full-width lines of destination-space samples.
+ */
+void hqv_pack_pair(const struct hqv_job *job, const struct hqv_line *rows,
+		   uint32_t y);
+
+/* Horizontal scaling of one oriented line into the compose width. */
+void hqv_scale_line(const struct hqv_job *job, const struct hqv_line *in,
+		    struct hqv_line *out);
+
+static inline uint16_t hqv_clamp_sample(int32_t v)
+{
+	return v < 0 ? 0 : v > HQV_MAX_SAMPLE ? HQV_MAX_SAMPLE : (uint16_t)v;
+}
+
+#endif /* HQV_INTERNAL_H */
