@@ -10,7 +10,7 @@ int m2m_format_init(struct m2m_format *fmt, uint32_t fourcc, uint32_t width,
 		    uint32_t height)
 {
 	const struct hqv_format *hf = hqv_format_find(fourcc);
-	uint32_t w = width, h = height;
+	uint32_t w = width, h = height, total;
 
 	if (!fmt)
 		return m2m_error(EINVAL, "m2m_format_init: fmt is NULL");
@@ -30,10 +30,18 @@ int m2m_format_init(struct m2m_format *fmt, uint32_t fourcc, uint32_t width,
 	fmt->fourcc = fourcc;
 	fmt->width = width;
 	fmt->height = height;
-	fmt->num_planes = hf->num_planes;
 	fmt->field = V4L2_FIELD_NONE;
-	hqv_format_layout(hf, width, height, fmt->bytesperline,
-			  fmt->plane_size);
+	total = hqv_format_layout(hf, width, height, fmt->bytesperline,
+				  fmt->plane_size);
+	/* As V4L2 describes it: planes sharing a buffer are one plane with
+	 * the luma pitch; the others have a plane each. */
+	fmt->num_planes = hf->mem_planes;
+	if (hf->mem_planes == 1) {
+		memset(&fmt->bytesperline[1], 0, sizeof(fmt->bytesperline) -
+		       sizeof(fmt->bytesperline[0]));
+		memset(fmt->plane_size, 0, sizeof(fmt->plane_size));
+		fmt->plane_size[0] = total;
+	}
 	return 0;
 }
 

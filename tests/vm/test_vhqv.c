@@ -55,6 +55,7 @@ static void engine_reference(uint8_t *dst, const char *out, uint8_t *src,
 {
 	struct hqv_job job = { .hflip = hflip, .vflip = vflip };
 	uint32_t size[HQV_MAX_PLANES];
+	void *scratch;
 
 	job.src.fmt = hqv_format_find(m2m_fourcc_from_name(in));
 	job.dst.fmt = hqv_format_find(m2m_fourcc_from_name(out));
@@ -64,8 +65,13 @@ static void engine_reference(uint8_t *dst, const char *out, uint8_t *src,
 	hqv_format_layout(job.dst.fmt, W, H, job.dst.bytesperline, size);
 	job.src.planes[0] = src;
 	job.dst.planes[0] = dst;
-	cr_assert_eq(hqv_job_check(&job), 0);
-	hqv_job_run(&job, 0, H);
+	job.src.plane_size[0] = job.dst.plane_size[0] = W * H * 2;
+	/* vhqv's default colorimetry: Rec. 709, limited range. */
+	job.src.encoding = job.dst.encoding = HQV_ENC_BT709;
+	cr_assert_eq(hqv_job_prepare(&job), 0);
+	scratch = malloc(hqv_job_scratch_size(&job));
+	hqv_job_run(&job, scratch, 0, H);
+	free(scratch);
 }
 
 static void random_frame(uint8_t *p, size_t n, unsigned int seed)
