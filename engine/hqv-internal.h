@@ -27,12 +27,25 @@ int hqv_color_plan(struct hqv_job *job);
 void hqv_color_apply(const struct hqv_plan *plan, struct hqv_line *line,
 		     uint32_t n);
 
+/* Temporary source-width lines the deinterlacer needs. */
+#define HQV_TMP_LINES	3
+
 /*
- * Read n source pixels in 4:4:4 (chroma interpolated): from (x, y),
- * stepping by (dx, dy), each of which is -1, 0 or 1.
+ * Read n pixels of the progressive source in 4:4:4 (chroma interpolated,
+ * fields deinterlaced): from (x, y), stepping by (dx, dy), each of which is
+ * -1, 0 or 1.
  */
-void hqv_fetch(const struct hqv_job *job, struct hqv_line *out, int32_t x,
-	       int32_t y, int32_t dx, int32_t dy, uint32_t n);
+void hqv_fetch(const struct hqv_job *job, struct hqv_line *tmp,
+	       struct hqv_line *out, int32_t x, int32_t y, int32_t dx,
+	       int32_t dy, uint32_t n);
+
+/* Read pixels [x0, x0 + n) of memory row row of img (src or prev). */
+void hqv_unpack(const struct hqv_job *job, const struct hqv_image *img,
+		uint32_t row, uint32_t x0, uint32_t n, uint16_t *out[4]);
+
+/* Frame row y of the source, deinterlaced as the job asks. */
+void hqv_source_row(const struct hqv_job *job, struct hqv_line *tmp,
+		    uint32_t y, uint32_t x0, uint32_t n, uint16_t *out[4]);
 
 /*
  * Write destination rows y and y + 1 (a pair, for vertically subsampled

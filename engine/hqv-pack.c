@@ -27,9 +27,8 @@ static const uint8_t *plane_row(const struct hqv_image *img, unsigned int p,
 }
 
 static void yuv_row_init(struct yuv_row *r, const struct hqv_job *job,
-			 uint32_t y)
+			 const struct hqv_image *img, uint32_t y)
 {
-	const struct hqv_image *img = &job->src;
 	const struct hqv_format *fmt = img->fmt;
 	uint32_t k = y, k2 = y, rows = img->height;
 	const uint8_t *a, *b;
@@ -109,13 +108,13 @@ static inline uint16_t chroma_h(const struct yuv_row *r,
 	return (chroma_at(r, c, k) + chroma_at(r, c, k2) + 1) / 2;
 }
 
-static void unpack_yuv(const struct hqv_job *job, uint32_t y, uint32_t x0,
-		       uint32_t n, uint16_t *out[4])
+static void unpack_yuv(const struct hqv_job *job, const struct hqv_image *img,
+		       uint32_t y, uint32_t x0, uint32_t n, uint16_t *out[4])
 {
 	struct yuv_row r;
 	uint32_t i;
 
-	yuv_row_init(&r, job, y);
+	yuv_row_init(&r, job, img, y);
 	for (i = 0; i < n; i++) {
 		uint32_t x = x0 + i;
 
@@ -175,12 +174,9 @@ static void unpack_rgb565(const struct hqv_image *img, uint32_t y,
 	}
 }
 
-/* Read pixels [x0, x0 + n) of source row y, forwards. */
-static void unpack(const struct hqv_job *job, uint32_t y, uint32_t x0,
-		   uint32_t n, uint16_t *out[4])
+void hqv_unpack(const struct hqv_job *job, const struct hqv_image *img,
+		uint32_t y, uint32_t x0, uint32_t n, uint16_t *out[4])
 {
-	const struct hqv_image *img = &job->src;
-
 	switch (img->fmt->family) {
 	case HQV_FAMILY_GREY:
 		unpack_grey(img, y, x0, n, out);
@@ -192,7 +188,7 @@ static void unpack(const struct hqv_job *job, uint32_t y, uint32_t x0,
 		unpack_rgb565(img, y, x0, n, out);
 		break;
 	default:
-		unpack_yuv(job, y, x0, n, out);
+		unpack_yuv(job, img, y, x0, n, out);
 		break;
 	}
 }
@@ -209,8 +205,9 @@ static void reverse(uint16_t *v, uint32_t n)
 	}
 }
 
-void hqv_fetch(const struct hqv_job *job, struct hqv_line *out, int32_t x,
-	       int32_t y, int32_t dx, int32_t dy, uint32_t n)
+void hqv_fetch(const struct hqv_job *job, struct hqv_line *tmp,
+	       struct hqv_line *out, int32_t x, int32_t y, int32_t dx,
+	       int32_t dy, uint32_t n)
 {
 	const struct hqv_image *src = &job->src;
 	bool alpha = hqv_format_has_alpha(src->fmt);
@@ -220,7 +217,7 @@ void hqv_fetch(const struct hqv_job *job, struct hqv_line *out, int32_t x,
 		/* Along a row: one run, reversed when walking backwards. */
 		uint32_t first = dx < 0 ? (uint32_t)x - (n - 1) : (uint32_t)x;
 
-		unpack(job, y, first, n, out->c);
+		hqv_source_row(job, tmp, y, first, n, out->c);
 		if (dx < 0)
 			for (c = 0; c < (alpha ? 4u : 3u); c++)
 				reverse(out->c[c], n);
@@ -230,8 +227,8 @@ void hqv_fetch(const struct hqv_job *job, struct hqv_line *out, int32_t x,
 			uint16_t *px[4] = { out->c[0] + i, out->c[1] + i,
 					    out->c[2] + i, out->c[3] + i };
 
-			unpack(job, y + (int32_t)i * dy, x + (int32_t)i * dx,
-			       1, px);
+			hqv_source_row(job, tmp, y + (int32_t)i * dy,
+				       x + (int32_t)i * dx, 1, px);
 		}
 	}
 	if (!alpha)

@@ -8,6 +8,11 @@
 
 #define ONE32	(1ULL << 32)
 
+static bool is_alternate(enum hqv_field f)
+{
+	return f == HQV_FIELD_ALTERNATE_TOP || f == HQV_FIELD_ALTERNATE_BOTTOM;
+}
+
 static int check_image(const struct hqv_image *img)
 {
 	uint32_t bpl[HQV_MAX_PLANES] = { 0 }, size[HQV_MAX_PLANES];
@@ -19,7 +24,11 @@ static int check_image(const struct hqv_image *img)
 	    img->width % HQV_SIZE_STEP || img->height % HQV_SIZE_STEP)
 		return -EINVAL;
 	if ((unsigned int)img->encoding > HQV_ENC_BT2020 ||
-	    (unsigned int)img->quantization > HQV_QUANT_FULL)
+	    (unsigned int)img->quantization > HQV_QUANT_FULL ||
+	    (unsigned int)img->field > HQV_FIELD_ALTERNATE_BOTTOM)
+		return -EINVAL;
+	/* Interlaced 4:2:0 needs field-aware chroma, which is not done yet. */
+	if (img->field != HQV_FIELD_NONE && fmt->vsub != 1)
 		return -EINVAL;
 
 	/* The minimum pitch of each plane: what a layout with none asked is. */
@@ -28,6 +37,9 @@ static int check_image(const struct hqv_image *img)
 	hqv_format_layout(fmt, img->width, img->height, bpl, size);
 	for (p = 0; p < fmt->num_planes; p++) {
 		uint64_t lines = p ? img->height / fmt->vsub : img->height;
+
+		if (is_alternate(img->field))
+			lines /= 2;	/* a buffer holds one field */
 		uint64_t min_bpl = p && fmt->mem_planes == 1 ?
 			(uint64_t)(img->width / fmt->hsub) * fmt->bytes_per_group[p] :
 			bpl[p];
@@ -112,6 +124,7 @@ static void plan_orientation(struct hqv_job *job)
 
 /* The scratch memory of one band: the lines of the pipeline. */
 struct scratch {
+	struct hqv_line tmp[HQV_TMP_LINES];	/* deinterlacing, source width */
 	struct hqv_line fetched;	/* an oriented row, oriented_width */
 	struct hqv_line scaled[2];	/* rows scaled horizontally, compose width */
 	int32_t scaled_row[2];		/* which oriented rows they hold, or -1 */
@@ -145,6 +158,8 @@ static void scratch_init(struct scratch *s, const struct hqv_job *job,
 	uint8_t *p = mem;
 	unsigned int i;
 
+	for (i = 0; i < HQV_TMP_LINES; i++)
+		p = line_init(&s->tmp[i], p, job->src.width);
 	p = line_init(&s->fetched, p, job->plan.oriented_width);
 	for (i = 0; i < 2; i++) {
 		p = line_init(&s->scaled[i], p, job->compose.width);
@@ -190,9 +205,22 @@ int hqv_job_prepare(struct hqv_job *job)
 	int ret;
 
 	if (check_image(&job->src) || check_image(&job->dst) ||
+	    job->dst.field != HQV_FIELD_NONE ||
 	    check_rect(&job->crop, &job->src) ||
 	    check_rect(&job->compose, &job->dst))
 		return -EINVAL;
+	if ((unsigned int)job->deinterlace > HQV_DEINTERLACE_MOTION_ADAPTIVE)
+		return -EINVAL;
+	if (job->prev) {
+		const struct hqv_image *a = &job->src, *b = job->prev;
+
+		if (check_image(b) || a->fmt != b->fmt || a->width != b->width ||
+		    a->height != b->height ||
+		    memcmp(a->bytesperline, b->bytesperline,
+			   sizeof(a->bytesperline)) ||
+		    is_alternate(a->field) != is_alternate(b->field))
+			return -EINVAL;
+	}
 	if (job->rotation % 90 || job->rotation > 270 ||
 	    (unsigned int)job->scaler > HQV_SCALER_AREA ||
 	    !in_range(job->procamp.brightness, -128, 127) ||
@@ -212,7 +240,8 @@ int hqv_job_prepare(struct hqv_job *job)
 	if (ret)
 		return ret;
 	plan_chroma_copy(job);
-	plan->scratch_size = line_bytes(plan->oriented_width) +
+	plan->scratch_size = HQV_TMP_LINES * line_bytes(job->src.width) +
+			     line_bytes(plan->oriented_width) +
 			     2 * line_bytes(job->compose.width) +
 			     acc_bytes(job->compose.width) +
 			     2 * line_bytes(job->dst.width);
@@ -234,8 +263,8 @@ static void scaled_row(const struct hqv_job *job, struct scratch *s,
 	/* Unscaled lines go straight to where they are wanted. */
 	if (p->oriented_width == job->compose.width)
 		fetched = out;
-	hqv_fetch(job, fetched, p->x0 + j * p->dj_x, p->y0 + j * p->dj_y,
-		  p->di_x, p->di_y, p->oriented_width);
+	hqv_fetch(job, s->tmp, fetched, p->x0 + j * p->dj_x,
+		  p->y0 + j * p->dj_y, p->di_x, p->di_y, p->oriented_width);
 	if (!p->identity)
 		hqv_color_apply(p, fetched, p->oriented_width);
 	if (fetched != out)

@@ -13,6 +13,7 @@
  *
  * What a job does to a pixel, in this order (docs/engine.md has the exact
  * arithmetic, which the tests' floating-point reference model follows):
+ *  0. deinterlacing of a field-based source into a progressive frame;
  *  1. crop: the source rectangle job->crop is the input;
  *  2. chroma up-sampling to 4:4:4, by interpolation;
  *  3. colour: source code values to the destination's colour space,
@@ -50,6 +51,30 @@ enum hqv_scaler {
 	HQV_SCALER_AREA,
 };
 
+/*
+ * How the source's lines are laid out in time (V4L2's field orders). A
+ * frame holds both fields, interleaved (TB: top field first in time) or
+ * one after the other (SEQ); ALTERNATE buffers hold one field each, of
+ * height / 2 lines, and say which.
+ */
+enum hqv_field {
+	HQV_FIELD_NONE,		/* progressive */
+	HQV_FIELD_INTERLACED_TB,
+	HQV_FIELD_INTERLACED_BT,
+	HQV_FIELD_SEQ_TB,
+	HQV_FIELD_SEQ_BT,
+	HQV_FIELD_ALTERNATE_TOP,
+	HQV_FIELD_ALTERNATE_BOTTOM,
+};
+
+/* Turning fields into a progressive frame (docs/engine.md, step 0). */
+enum hqv_deinterlace {
+	HQV_DEINTERLACE_WEAVE,
+	HQV_DEINTERLACE_BOB,
+	HQV_DEINTERLACE_BLEND,
+	HQV_DEINTERLACE_MOTION_ADAPTIVE,
+};
+
 struct hqv_rect {
 	uint32_t left;
 	uint32_t top;
@@ -67,6 +92,9 @@ struct hqv_image {
 	size_t plane_size[HQV_MAX_PLANES];
 	enum hqv_encoding encoding;
 	enum hqv_quantization quantization;
+	/* Source only; formats with vertically subsampled chroma must be
+	 * progressive. */
+	enum hqv_field field;
 };
 
 /*
@@ -121,6 +149,11 @@ struct hqv_job {
 	uint32_t background;
 	/* Alpha written to formats with alpha when the source has none. */
 	uint8_t alpha;
+	/* For interlaced sources: the mode, and the previous source frame (or
+	 * field) for motion-adaptive and ALTERNATE weaving; prev may be NULL
+	 * and must otherwise match src in format, size and pitch. */
+	enum hqv_deinterlace deinterlace;
+	const struct hqv_image *prev;
 
 	struct hqv_plan plan;	/* filled by hqv_job_prepare() */
 };
