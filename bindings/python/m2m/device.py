@@ -40,13 +40,18 @@ def frame_format(name, width, height):
 
 
 def frame_shape(fmt):
-    """The numpy shape of a single-plane frame: (height, width, bytes per pixel).
+    """The numpy shape of a packed frame: (height, width, bytes per pixel).
 
     Example::
 
         >>> m2m.frame_shape(m2m.frame_format("YUYV", 640, 480))
         (480, 640, 2)
+
+    Raises :class:`UnsupportedFormat` for formats with several planes
+    (NV12, YUV420, ...), which this version does not shape yet.
     """
+    if fmt.plane_size[0] != fmt.height * fmt.bytesperline[0] or fmt.num_planes != 1:
+        raise UnsupportedFormat(0, "formats with several planes are not shaped as numpy arrays yet")
     return (fmt.height, fmt.width, fmt.bytesperline[0] // fmt.width)
 
 

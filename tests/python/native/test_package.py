@@ -51,3 +51,12 @@ def test_help_documents_the_package_and_convert():
 
 def test_capi_docstrings_come_from_the_doxygen_comments():
     assert "Convert one frame synchronously" in m2m.capi.m2m_convert.__doc__
+
+
+def test_planar_formats_are_refused_by_frame_shape_with_a_reason():
+    with pytest.raises(m2m.UnsupportedFormat, match="several planes"):
+        m2m.frame_shape(m2m.frame_format("NV12", 64, 48))
+
+
+def test_rgb_frames_have_three_bytes_per_pixel():
+    assert m2m.frame_shape(m2m.frame_format("RGB24", 64, 48)) == (48, 64, 3)
