@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Horizontal scaling of one line (docs/engine.md, step 5). Positions are
- * 32.32 fixed point: the step from one destination pixel to the next is
- * exact to 2^-32 of a source pixel, so no division is needed per pixel but
- * in the area filter's normalisation.
+ * 32.32 fixed point, the step rounded up (see hqv_job_prepare()), so no
+ * division is needed per pixel but in the area filter's normalisation.
  */
 #include "hqv-internal.h"
 
@@ -39,14 +38,15 @@ static void bilinear(const uint16_t *in, uint16_t *out, uint32_t n_in,
 	}
 }
 
-static void area(const uint16_t *in, uint16_t *out, uint32_t n_out,
-		 uint64_t step)
+static void area(const uint16_t *in, uint16_t *out, uint32_t n_in,
+		 uint32_t n_out, uint64_t step)
 {
-	uint64_t start = 0;
+	uint64_t start = 0, last = (uint64_t)n_in << 32;
 	uint32_t d;
 
 	for (d = 0; d < n_out; d++, start += step) {
-		uint64_t end = start + step, sum = 0, total = 0;
+		uint64_t end = start + step < last ? start + step : last;
+		uint64_t sum = 0, total = 0;
 		uint32_t i;
 
 		for (i = start >> 32; ((uint64_t)i << 32) < end; i++) {
@@ -76,7 +76,7 @@ void hqv_scale_line(const struct hqv_job *job, const struct hqv_line *in,
 			bilinear(in->c[c], out->c[c], n_in, n_out, plan->step_x);
 			break;
 		case HQV_SCALER_AREA:
-			area(in->c[c], out->c[c], n_out, plan->step_x);
+			area(in->c[c], out->c[c], n_in, n_out, plan->step_x);
 			break;
 		}
 	}

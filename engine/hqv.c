@@ -231,10 +231,15 @@ int hqv_job_prepare(struct hqv_job *job)
 
 	memset(plan, 0, sizeof(*plan));
 	plan_orientation(job);
-	plan->step_x = hqv_div_s64((int64_t)plan->oriented_width << 32,
-				   job->compose.width);
-	plan->step_y = hqv_div_s64((int64_t)plan->oriented_height << 32,
-				   job->compose.height);
+	/*
+	 * Rounded up: positions (d + 1/2) * step then never fall short of the
+	 * exact ones, whose fractions are at least 2^-14 away from a whole
+	 * pixel, by more than the 2^-19 the rounding adds up to.
+	 */
+	plan->step_x = hqv_div_s64(((int64_t)plan->oriented_width << 32) +
+				   job->compose.width - 1, job->compose.width);
+	plan->step_y = hqv_div_s64(((int64_t)plan->oriented_height << 32) +
+				   job->compose.height - 1, job->compose.height);
 	plan->channels = hqv_format_has_alpha(job->dst.fmt) ? 4 : 3;
 	ret = hqv_color_plan(job);
 	if (ret)
@@ -271,20 +276,23 @@ static void scaled_row(const struct hqv_job *job, struct scratch *s,
 		hqv_scale_line(job, fetched, out);
 }
 
-/* The same, through a two-row cache for filters that reuse rows. */
-static const struct hqv_line *cached_row(const struct hqv_job *job,
-					 struct scratch *s, int32_t j)
+/*
+ * The same, through a two-row cache for filters that reuse rows; the row
+ * in slot keep (or none, with -1) stays.
+ */
+static unsigned int cached_row(const struct hqv_job *job, struct scratch *s,
+			       int32_t j, int keep)
 {
 	unsigned int slot;
 
 	for (slot = 0; slot < 2; slot++)
 		if (s->scaled_row[slot] == j)
-			return &s->scaled[slot];
-	/* Replace the row that is not j's neighbour above. */
-	slot = s->scaled_row[0] == j - 1 ? 1 : 0;
+			return slot;
+	slot = keep == 0 ? 1 : keep == 1 ? 0 :
+	       s->scaled_row[0] == j - 1 ? 1 : 0;
 	scaled_row(job, s, j, &s->scaled[slot]);
 	s->scaled_row[slot] = j;
-	return &s->scaled[slot];
+	return slot;
 }
 
 /* out = (a * (65536 - f) + b * f) / 65536, per sample. */
@@ -312,19 +320,24 @@ static void area_rows(const struct hqv_job *job, struct scratch *s,
 		      uint32_t y, struct hqv_line *out)
 {
 	const struct hqv_plan *p = &job->plan;
+	uint64_t last = (uint64_t)p->oriented_height << 32;
 	uint64_t start = y * p->step_y, end = start + p->step_y, done = 0;
+	uint64_t span = (end < last ? end : last) - start;
 	uint32_t c, x, i, n = job->compose.width, given = 0;
+
+	if (end > last)
+		end = last;	/* the rounded-up step may pass the last row */
 
 	for (c = 0; c < p->channels; c++)
 		memset(s->acc[c], 0, n * sizeof(uint32_t));
 
 	for (i = start >> 32; ((uint64_t)i << 32) < end; i++) {
 		uint64_t lo = (uint64_t)i << 32, hi = lo + ONE32;
-		const struct hqv_line *row = cached_row(job, s, i);
+		const struct hqv_line *row = &s->scaled[cached_row(job, s, i, -1)];
 		uint32_t w;
 
 		done += (hi < end ? hi : end) - (lo > start ? lo : start);
-		w = hqv_div_s64(done << 16, p->step_y) - given;
+		w = hqv_div_s64(done << 16, span) - given;
 		given += w;
 		for (c = 0; c < p->channels; c++)
 			for (x = 0; x < n; x++)
@@ -353,11 +366,14 @@ static void compose_row(const struct hqv_job *job, struct scratch *s,
 		v = v < 0 ? 0 : v > last ? last : v;
 		j = v >> 32;
 		f = (v >> 16) & 0xffff;
-		if (f == 0)
+		if (f == 0) {
 			scaled_row(job, s, j, out);
-		else
-			lerp_rows(job, out, cached_row(job, s, j),
-				  cached_row(job, s, j + 1), f);
+		} else {
+			unsigned int a = cached_row(job, s, j, -1);
+			unsigned int b = cached_row(job, s, j + 1, a);
+
+			lerp_rows(job, out, &s->scaled[a], &s->scaled[b], f);
+		}
 		break;
 	case HQV_SCALER_AREA:
 		area_rows(job, s, y, out);

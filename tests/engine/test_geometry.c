@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Orientation, scaling, crop and compose, and cutting a frame into bands:
+ * the engine against the reference model, and the round trips that must
+ * give the input back exactly.
+ *
+ * Tolerances: docs/engine.md keeps the engine within 1 code value of the
+ * model, and within 2 when it scales, turns and converts at once; the tests
+ * hold it to exactly that. Scaling without the other two can stay within 1
+ * because the two differ by less than one code value before the final
+ * rounding (so by at most 1 after it): samples between stages keep 6
+ * fractional bits (at most 2^-7 lost per stage, a handful of stages), and
+ * positions are exact to 2^-16 of a source pixel per step, so across the at
+ * most 128 destination pixels used here a bilinear or area position is off
+ * by under 128 * 2^-16 = 1/512 pixel, which moves a sample by under 255/512
+ * of a code value even between neighbours 255 apart. Nearest has no such
+ * slack: it is exact or a whole pixel off, so floor((d + 0.5) * W / w) must
+ * be computed exactly (64 to 96 lands on whole pixels).
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "frames.h"
+
+#define TOLERANCE 1
+#define TOLERANCE_SCALE_TURN_CONVERT 2
+
+/* A job's geometry. */
+struct geometry {
+	const char *src;
+	const char *dst;
+	uint32_t src_width, src_height;
+	uint32_t dst_width, dst_height;
+	struct hqv_rect crop;
+	struct hqv_rect compose;
+	uint32_t rotation;
+	bool hflip, vflip;
+	enum hqv_scaler scaler;
+};
+
+static const char *const scaler_names[] = { "nearest", "bilinear", "area" };
+
+static void describe(const struct geometry *g, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s %ux%u crop %u,%u %ux%u%s%s turned %u to %s "
+		 "%ux%u compose %u,%u %ux%u %s", g->src, g->src_width,
+		 g->src_height, g->crop.left, g->crop.top, g->crop.width,
+		 g->crop.height, g->hflip ? " hflip" : "",
+		 g->vflip ? " vflip" : "", g->rotation, g->dst, g->dst_width,
+		 g->dst_height, g->compose.left, g->compose.top,
+		 g->compose.width, g->compose.height, scaler_names[g->scaler]);
+}
+
+static void job_from(struct hqv_job *job, const struct geometry *g)
+{
+	memset(job, 0, sizeof(*job));
+	image_alloc(&job->src, g->src, g->src_width, g->src_height, 0);
+	image_alloc(&job->dst, g->dst, g->dst_width, g->dst_height, 0);
+	job->crop = g->crop;
+	job->compose = g->compose;
+	job->rotation = g->rotation;
+	job->hflip = g->hflip;
+	job->vflip = g->vflip;
+	job->scaler = g->scaler;
+	job->background = 0x3080c0;
+	job->alpha = 0x99;
+}
+
+/* The job of a geometry, without colour conversion beyond the formats',
+ * on every test picture. */
+static void check_geometry(struct verdict *v, const struct geometry *g,
+			   int tolerance)
+{
+	struct hqv_job job;
+	char what[200];
+
+	describe(g, what, sizeof(what));
+	job_from(&job, g);
+	for (unsigned int p = 0; p < NUM_PATTERNS; p++) {
+		image_fill(&job.src, p, 50 + p);
+		check_matches_reference(v, &job, tolerance, "%s, %s", what,
+					pattern_names[p]);
+	}
+	job_free(&job);
+}
+
+/* Orientation */
+
+/* Every turn with every flip, each on four pairs of formats, without
+ * scaling: the destination is the crop turned. */
+Test(orientation, every_turn_and_flip_matches_reference)
+{
+	static const struct {
+		const char *src, *dst;
+		struct hqv_rect crop;
+	} cases[] = {
+		{ "NV12", "XRGB32", { 0, 0, 64, 48 } },
+		{ "YUYV", "UYVY", { 0, 0, 64, 48 } },
+		{ "YUV420", "NV16", { 6, 4, 40, 30 } },
+		{ "RGB565", "YUV420M", { 2, 10, 36, 22 } },
+	};
+	struct verdict v = VERDICT_INIT;
+
+	for (unsigned int i = 0; i < 16; i++) {
+		for (unsigned int c = 0; c < sizeof(cases) / sizeof(cases[0]);
+		     c++) {
+			struct geometry g = {
+				.src = cases[c].src, .dst = cases[c].dst,
+				.src_width = 64, .src_height = 48,
+				.crop = cases[c].crop,
+				.rotation = 90 * (i / 4),
+				.hflip = i & 1, .vflip = i & 2,
+			};
+			bool turned = g.rotation % 180;
+
+			g.dst_width = turned ? g.crop.height : g.crop.width;
+			g.dst_height = turned ? g.crop.width : g.crop.height;
+			check_geometry(&v, &g, TOLERANCE);
+		}
+	}
+	expect_no_failure(&v);
+}
+
+/* Runs src through the job, into a new image of the destination format,
+ * sized as the job's geometry makes it. */
+static void engine_pass(const struct hqv_image *src, struct hqv_image *out,
+			uint32_t rotation, bool hflip, bool vflip)
+{
+	struct hqv_job job = { .rotation = rotation, .hflip = hflip,
+			       .vflip = vflip };
+	bool turned = rotation % 180;
+
+	job.src = *src;
+	image_alloc(out, src->fmt->name, turned ? src->height : src->width,
+		    turned ? src->width : src->height, 0);
+	image_set_colour(out, src->encoding, src->quantization);
+	job.dst = *out;
+	engine_run(&job, BAND_ROWS);
+}
+
+static const char *const exact_formats[] = { "YUV444M", "ARGB32" };
+
+Test(orientation, four_quarter_turns_give_the_input_back)
+{
+	for (unsigned int f = 0; f < 2; f++) {
+		struct hqv_image img[5];
+
+		image_alloc(&img[0], exact_formats[f], 64, 48, 0);
+		image_fill(&img[0], PATTERN_RANDOM, 60);
+		for (unsigned int i = 0; i < 4; i++)
+			engine_pass(&img[i], &img[i + 1], 90, false, false);
+		expect_same_samples(&img[4], &img[0], "%s turned four times",
+				    exact_formats[f]);
+		for (unsigned int i = 0; i < 5; i++)
+			image_free(&img[i]);
+	}
+}
+
+Test(orientation, flipping_twice_gives_the_input_back)
+{
+	for (unsigned int f = 0; f < 2; f++) {
+		for (unsigned int flips = 1; flips < 4; flips++) {
+			struct hqv_image img[3];
+
+			image_alloc(&img[0], exact_formats[f], 64, 48, 0);
+			image_fill(&img[0], PATTERN_RANDOM, 61);
+			for (unsigned int i = 0; i < 2; i++)
+				engine_pass(&img[i], &img[i + 1], 0, flips & 1,
+					    flips & 2);
+			expect_same_samples(&img[2], &img[0], "%s flipped "
+					    "twice,%s%s", exact_formats[f],
+					    flips & 1 ? " hflip" : "",
+					    flips & 2 ? " vflip" : "");
+			for (unsigned int i = 0; i < 3; i++)
+				image_free(&img[i]);
+		}
+	}
+}
+
+/* Both flips and a half turn move every pixel to the same place. */
+Test(orientation, half_turn_equals_both_flips)
+{
+	static const char *const formats[] = { "NV12", "YUYV", "RGB24" };
+
+	for (unsigned int f = 0; f < 3; f++) {
+		struct hqv_image src, turned, flipped;
+
+		image_alloc(&src, formats[f], 64, 48, 0);
+		image_fill(&src, PATTERN_RANDOM, 62);
+		engine_pass(&src, &turned, 180, false, false);
+		engine_pass(&src, &flipped, 0, true, true);
+		expect_same_samples(&turned, &flipped, "%s", formats[f]);
+		image_free(&src);
+		image_free(&turned);
+		image_free(&flipped);
+	}
+}
+
+/* Scaling */
+
+struct scale_size {
+	uint32_t src_width, src_height, dst_width, dst_height;
+};
+
+/* Down, up, by non-integer and by more than 2x (area's use), with
+ * independent ratios across and down, from and to small sizes. 64 to 96
+ * (2/3 of a source pixel per destination pixel) puts nearest's
+ * floor((d + 0.5) * W / w) exactly on whole pixels. */
+static const struct scale_size scale_sizes[] = {
+	{ 64, 48, 32, 24 },
+	{ 64, 48, 128, 96 },
+	{ 64, 48, 96, 72 },
+	{ 64, 48, 40, 80 },
+	{ 64, 48, 100, 30 },
+	{ 64, 48, 16, 12 },
+	{ 64, 48, 12, 10 },
+	{ 64, 48, 62, 46 },
+	{ 64, 48, 2, 2 },
+	{ 30, 20, 64, 48 },
+	{ 2, 2, 18, 14 },
+	{ 200, 8, 14, 36 },
+};
+
+static void check_scaler(enum hqv_scaler scaler)
+{
+	static const char *const pairs[][2] = {
+		{ "XRGB32", "XRGB32" },	/* scaling alone */
+		{ "NV12", "YUV420" },	/* 4:2:0 on both sides */
+		{ "YUYV", "BGRA32" },	/* with a conversion */
+	};
+	struct verdict v = VERDICT_INIT;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(scale_sizes); i++) {
+		for (unsigned int p = 0; p < 3; p++) {
+			const struct scale_size *s = &scale_sizes[i];
+			struct geometry g = {
+				.src = pairs[p][0], .dst = pairs[p][1],
+				.src_width = s->src_width,
+				.src_height = s->src_height,
+				.dst_width = s->dst_width,
+				.dst_height = s->dst_height,
+				.scaler = scaler,
+			};
+
+			check_geometry(&v, &g, TOLERANCE);
+		}
+	}
+	expect_no_failure(&v);
+}
+
+Test(scale, nearest_matches_reference)
+{
+	check_scaler(HQV_SCALER_NEAREST);
+}
+
+Test(scale, bilinear_matches_reference)
+{
+	check_scaler(HQV_SCALER_BILINEAR);
+}
+
+Test(scale, area_matches_reference)
+{
+	check_scaler(HQV_SCALER_AREA);
+}
+
+/* Every scaler with every turn, converting between encodings through the
+ * proc-amp: the one case docs/engine.md allows 2. */
+Test(scale, with_a_turn_and_a_conversion_matches_reference_within_2)
+{
+	struct verdict v = VERDICT_INIT;
+
+	for (unsigned int i = 0; i < 12; i++) {
+		struct geometry g = {
+			.src = i % 2 ? "NV12" : "YUYV",
+			.dst = i % 2 ? "ARGB32" : "NV21",
+			.src_width = 64, .src_height = 48,
+			.dst_width = 50, .dst_height = 70,
+			.rotation = 90 * (i % 4),
+			.hflip = i % 3 == 1,
+			.scaler = (enum hqv_scaler)(i / 4),
+		};
+		struct hqv_job job;
+		char what[200];
+
+		describe(&g, what, sizeof(what));
+		job_from(&job, &g);
+		image_set_colour(&job.src, HQV_ENC_BT709, HQV_QUANT_LIMITED);
+		image_set_colour(&job.dst, HQV_ENC_BT601, HQV_QUANT_FULL);
+		job.procamp = (struct hqv_procamp){ 10, -20, 30, -40 };
+		for (unsigned int p = 0; p < NUM_PATTERNS; p++) {
+			image_fill(&job.src, p, 70 + p);
+			check_matches_reference(&v, &job,
+						TOLERANCE_SCALE_TURN_CONVERT,
+						"%s, BT.709 limited to BT.601 "
+						"full, proc-amp, %s", what,
+						pattern_names[p]);
+		}
+		job_free(&job);
+	}
+	expect_no_failure(&v);
+}
+
+/* Crop and compose */
+
+/* Crops at even and odd offsets, of even sizes (no scaling) and of odd
+ * sizes (scaled to the next even size). */
+Test(compose, crop_matches_reference)
+{
+	static const struct hqv_rect crops[] = {
+		{ 8, 6, 48, 36 },
+		{ 3, 5, 40, 30 },
+		{ 1, 1, 37, 27 },
+		{ 0, 0, 2, 2 },
+		{ 62, 46, 2, 2 },
+	};
+	static const char *const pairs[][2] = {
+		{ "NV12", "XRGB32" },
+		{ "YUYV", "NV12" },
+		{ "BGR24", "YUV422P" },
+	};
+	struct verdict v = VERDICT_INIT;
+
+	for (unsigned int i = 0; i < sizeof(crops) / sizeof(crops[0]); i++) {
+		for (unsigned int p = 0; p < 3; p++) {
+			const struct hqv_rect *c = &crops[i];
+			struct geometry g = {
+				.src = pairs[p][0], .dst = pairs[p][1],
+				.src_width = 64, .src_height = 48,
+				.crop = *c,
+				.dst_width = c->width + c->width % 2,
+				.dst_height = c->height + c->height % 2,
+				.scaler = HQV_SCALER_BILINEAR,
+			};
+
+			check_geometry(&v, &g, TOLERANCE);
+		}
+	}
+	expect_no_failure(&v);
+}
+
+/* The whole source placed at a rectangle of its size (no scaling), at
+ * even and odd positions, the rest the background; then one scaled. */
+Test(compose, rectangle_and_background_match_reference)
+{
+	static const struct hqv_rect rects[] = {
+		{ 10, 8, 32, 24 },
+		{ 7, 11, 32, 24 },
+		{ 32, 24, 32, 24 },
+		{ 3, 2, 50, 17 },	/* scaled */
+	};
+	static const char *const dsts[] = {
+		"NV12", "XRGB32", "YUYV", "ARGB32", "GREY", "RGB565",
+	};
+	struct verdict v = VERDICT_INIT;
+
+	for (unsigned int i = 0; i < sizeof(rects) / sizeof(rects[0]); i++) {
+		for (unsigned int d = 0; d < sizeof(dsts) / sizeof(dsts[0]);
+		     d++) {
+			struct geometry g = {
+				.src = "YUV420", .dst = dsts[d],
+				.src_width = 32, .src_height = 24,
+				.dst_width = 64, .dst_height = 48,
+				.compose = rects[i],
+				.scaler = HQV_SCALER_AREA,
+			};
+
+			check_geometry(&v, &g, TOLERANCE);
+		}
+	}
+	expect_no_failure(&v);
+}
+
+/* Crop, flip, turn, scale, compose and convert in one job. */
+Test(compose, everything_at_once_matches_reference_within_2)
+{
+	struct geometry g = {
+		.src = "NV21", .dst = "YUV420M",
+		.src_width = 64, .src_height = 48,
+		.dst_width = 80, .dst_height = 60,
+		.crop = { 5, 3, 41, 29 },
+		.compose = { 9, 5, 57, 33 },
+		.rotation = 270, .vflip = true,
+		.scaler = HQV_SCALER_BILINEAR,
+	};
+	struct verdict v = VERDICT_INIT;
+	struct hqv_job job;
+	char what[200];
+
+	describe(&g, what, sizeof(what));
+	job_from(&job, &g);
+	image_set_colour(&job.src, HQV_ENC_BT2020, HQV_QUANT_FULL);
+	image_set_colour(&job.dst, HQV_ENC_BT709, HQV_QUANT_LIMITED);
+	job.procamp = (struct hqv_procamp){ -5, 15, -25, 60 };
+	for (unsigned int p = 0; p < NUM_PATTERNS; p++) {
+		image_fill(&job.src, p, 80 + p);
+		check_matches_reference(&v, &job, TOLERANCE_SCALE_TURN_CONVERT,
+					"%s, %s", what, pattern_names[p]);
+	}
+	job_free(&job);
+	expect_no_failure(&v);
+}
+
+/* Alpha is a channel like the others through turns and scaling; outside
+ * the compose rectangle it is the job's. */
+Test(compose, alpha_is_scaled_and_the_background_has_the_job_alpha)
+{
+	struct verdict v = VERDICT_INIT;
+
+	for (unsigned int s = 0; s < 3; s++) {
+		struct geometry g = {
+			.src = "ARGB32", .dst = "RGBA32",
+			.src_width = 64, .src_height = 48,
+			.dst_width = 64, .dst_height = 48,
+			.compose = { 6, 4, 30, 40 },
+			.rotation = 90,
+			.scaler = (enum hqv_scaler)s,
+		};
+
+		check_geometry(&v, &g, TOLERANCE);
+	}
+	expect_no_failure(&v);
+}
+
+/* Bands */
+
+/* A job that exercises every stage that crosses rows: 4:2:0 on both
+ * sides, a turn, bilinear scaling, crop and compose. */
+static void banded_job(struct hqv_job *job)
+{
+	struct geometry g = {
+		.src = "NV12", .dst = "YUV420",
+		.src_width = 64, .src_height = 48,
+		.dst_width = 64, .dst_height = 70,
+		.crop = { 4, 2, 56, 42 },
+		.compose = { 2, 3, 60, 61 },
+		.rotation = 90,
+		.scaler = HQV_SCALER_BILINEAR,
+	};
+
+	job_from(job, &g);
+	image_fill(&job->src, PATTERN_RANDOM, 90);
+}
+
+/* Bands run last to first, each with a scratch of its own, so no band
+ * can lean on what an earlier one left behind. */
+static void run_bands_backwards(struct hqv_job *job, uint32_t rows)
+{
+	uint32_t first = (job->dst.height - 1) / rows * rows;
+
+	cr_assert_eq(hqv_job_prepare(job), 0);
+	for (uint32_t y = first + rows; y > 0; y -= rows) {
+		uint32_t y0 = y - rows;
+		uint32_t y1 = y < job->dst.height ? y : job->dst.height;
+		size_t size = hqv_job_scratch_size(job);
+		void *scratch = malloc(size ? size : 1);
+
+		cr_assert_not_null(scratch);
+		memset(scratch, 0xee, size);
+		hqv_job_run(job, scratch, y0, y1);
+		free(scratch);
+	}
+}
+
+Test(bands, any_even_band_split_gives_the_same_frame)
+{
+	static const uint32_t band_rows[] = { 2, 4, 6, 14, 30 };
+	struct hqv_job whole;
+
+	banded_job(&whole);
+	engine_run(&whole, whole.dst.height);
+	for (unsigned int i = 0; i < sizeof(band_rows) / sizeof(band_rows[0]);
+	     i++) {
+		struct hqv_job banded;
+
+		banded_job(&banded);
+		run_bands_backwards(&banded, band_rows[i]);
+		expect_same_samples(&banded.dst, &whole.dst, "bands of %u rows",
+				    band_rows[i]);
+		job_free(&banded);
+	}
+	job_free(&whole);
+}
+
+Test(bands, a_band_writes_only_its_own_rows)
+{
+	struct hqv_job job;
+	void *scratch;
+	const uint32_t y0 = 14, y1 = 28;
+
+	banded_job(&job);
+	image_fill_byte(&job.dst, 0xa5);
+	cr_assert_eq(hqv_job_prepare(&job), 0);
+	scratch = malloc(hqv_job_scratch_size(&job) + 1);
+	cr_assert_not_null(scratch);
+	hqv_job_run(&job, scratch, y0, y1);
+	free(scratch);
+	for (unsigned int p = 0; p < 3; p++) {
+		struct ref_plane pl;
+		uint32_t sub = p ? 2 : 1;
+
+		ref_plane(&job.dst, job.dst.planes, p, &pl);
+		for (uint32_t y = 0; y < pl.lines; y++) {
+			const uint8_t *line = pl.base + (size_t)y * pl.pitch;
+			bool inside = y >= y0 / sub && y < y1 / sub;
+			bool written = false;
+
+			for (uint32_t x = 0; x < pl.line_bytes; x++)
+				written |= line[x] != 0xa5;
+			cr_assert_eq(written, inside, "plane %u line %u %s "
+				     "written by the band of rows [%u, %u)", p,
+				     y, written ? "was" : "was not", y0, y1);
+		}
+	}
+	job_free(&job);
+}
