@@ -295,6 +295,15 @@ static unsigned int cached_row(const struct hqv_job *job, struct scratch *s,
 	return slot;
 }
 
+static void copy_row(const struct hqv_job *job, struct hqv_line *out,
+		     const struct hqv_line *in)
+{
+	uint32_t c;
+
+	for (c = 0; c < job->plan.channels; c++)
+		memcpy(out->c[c], in->c[c], job->compose.width * sizeof(uint16_t));
+}
+
 /* out = (a * (65536 - f) + b * f) / 65536, per sample. */
 static void lerp_rows(const struct hqv_job *job, struct hqv_line *out,
 		      const struct hqv_line *a, const struct hqv_line *b,
@@ -359,7 +368,12 @@ static void compose_row(const struct hqv_job *job, struct scratch *s,
 	switch (job->scaler) {
 	case HQV_SCALER_NEAREST:
 		j = (y * p->step_y + p->step_y / 2) >> 32;
-		scaled_row(job, s, j < rows ? j : rows - 1, out);
+		if (j >= rows)
+			j = rows - 1;
+		if (rows >= job->compose.height)
+			scaled_row(job, s, j, out);
+		else	/* growing taller repeats rows: keep them */
+			copy_row(job, out, &s->scaled[cached_row(job, s, j, -1)]);
 		break;
 	case HQV_SCALER_BILINEAR:
 		v = (int64_t)(y * p->step_y + p->step_y / 2) - (int64_t)(ONE32 / 2);
