@@ -85,43 +85,67 @@ static void yuv_row_init(struct yuv_row *r, const struct hqv_job *job,
 	}
 }
 
-/* Chroma sample k of a row, vertically interpolated, in samples. */
-static inline uint32_t chroma_at(const struct yuv_row *r,
-				 const uint8_t *const c[2], uint32_t k)
+/*
+ * One chroma channel for luma columns [x0, x0 + n), in row passes with no
+ * per-pixel branching: each column first takes the chroma sample it falls
+ * on (vertically interpolated when subsampled down), then, when chroma is
+ * interpolated across, the columns between two co-sited samples take
+ * their mean.
+ */
+static void chroma_row(const struct yuv_row *r, const uint8_t *const c[2],
+		       uint32_t x0, uint32_t n, uint16_t *out)
 {
-	uint32_t off = k * r->c_step;
+	const uint8_t *a = c[0], *b = c[1];
+	uint32_t step = r->c_step, shift = r->hdiv == 2, i;
 
-	if (!r->interp_v)
-		return c[0][off] * HQV_ONE;
-	return (3 * c[0][off] + c[1][off]) * (HQV_ONE / 4);
-}
+	if (r->interp_v) {
+		for (i = 0; i < n; i++) {
+			uint32_t off = ((x0 + i) >> shift) * step;
 
-/* Chroma at luma column x: co-sited, or between two samples. */
-static inline uint16_t chroma_h(const struct yuv_row *r,
-				const uint8_t *const c[2], uint32_t x)
-{
-	uint32_t k = x / r->hdiv, k2;
+			out[i] = (3 * a[off] + b[off]) * (HQV_ONE / 4);
+		}
+	} else {
+		for (i = 0; i < n; i++)
+			out[i] = a[((x0 + i) >> shift) * step] * HQV_ONE;
+	}
+	if (!r->interp_h)
+		return;
 
-	if (!r->interp_h || x % 2 == 0)
-		return chroma_at(r, c, k);
-	k2 = k + 1 < r->c_count ? k + 1 : k;
-	return (chroma_at(r, c, k) + chroma_at(r, c, k2) + 1) / 2;
+	/* Odd columns: out[i] holds sample k, out[i + 1] sample k + 1. */
+	for (i = (x0 + 1) % 2; i < n; i += 2) {
+		uint32_t right;
+
+		if (i + 1 < n) {
+			right = out[i + 1];
+		} else {
+			uint32_t k = (x0 + i) / 2;
+			uint32_t off = (k + 1 < r->c_count ? k + 1 : k) * step;
+
+			right = r->interp_v ?
+				(3 * a[off] + b[off]) * (HQV_ONE / 4) :
+				a[off] * HQV_ONE;
+		}
+		out[i] = (out[i] + right + 1) / 2;
+	}
 }
 
 static void unpack_yuv(const struct hqv_job *job, const struct hqv_image *img,
 		       uint32_t y, uint32_t x0, uint32_t n, uint16_t *out[4])
 {
 	struct yuv_row r;
+	const uint8_t *luma;
 	uint32_t i;
 
 	yuv_row_init(&r, job, img, y);
-	for (i = 0; i < n; i++) {
-		uint32_t x = x0 + i;
-
-		out[0][i] = r.y[x * r.y_step] * HQV_ONE;
-		out[1][i] = chroma_h(&r, r.cb, x);
-		out[2][i] = chroma_h(&r, r.cr, x);
-	}
+	luma = r.y + x0 * r.y_step;
+	if (r.y_step == 1)
+		for (i = 0; i < n; i++)
+			out[0][i] = luma[i] * HQV_ONE;
+	else
+		for (i = 0; i < n; i++)
+			out[0][i] = luma[2 * i] * HQV_ONE;
+	chroma_row(&r, r.cb, x0, n, out[1]);
+	chroma_row(&r, r.cr, x0, n, out[2]);
 }
 
 static void unpack_grey(const struct hqv_image *img, uint32_t y, uint32_t x0,
@@ -231,7 +255,7 @@ void hqv_fetch(const struct hqv_job *job, struct hqv_line *tmp,
 				       x + (int32_t)i * dx, 1, px);
 		}
 	}
-	if (!alpha)
+	if (!alpha && job->plan.channels == 4)
 		for (i = 0; i < n; i++)
 			out->c[3][i] = job->plan.background[3];
 }
@@ -247,35 +271,39 @@ static inline uint8_t to_code(uint32_t v)
 }
 
 /*
- * A chroma sample k averaged from the destination samples it covers:
- * [1 2 1] / 4 across co-sited columns, and the mean of rows a and b when
- * vertically subsampled (b is NULL otherwise).
+ * One chroma channel of a destination row: cw samples, each averaged from
+ * the destination samples it covers ([1 2 1] / 4 across co-sited columns
+ * when average_h, and rows a and b when b is not NULL), or copied from the
+ * co-sited sample (every hdiv-th). Written every step bytes.
  */
-static inline uint8_t chroma_down(const uint16_t *a, const uint16_t *b,
-				  uint32_t k, uint32_t width, bool hsub,
-				  bool average_h)
+static void chroma_row_down(const uint16_t *restrict a,
+			    const uint16_t *restrict b, uint32_t width,
+			    uint32_t cw, uint32_t hdiv, bool average_h,
+			    uint8_t *restrict out, uint32_t step)
 {
-	uint32_t sum, shift;
+	uint32_t k;
 
-	if (hsub && !average_h)
-		k *= 2;		/* copied: the co-sited sample */
 	if (!average_h) {
-		if (!b)
-			return to_code(a[k]);
-		sum = a[k] + b[k];
-		shift = 1;
-	} else {
-		uint32_t x = 2 * k;
-		uint32_t l = x ? x - 1 : 0, r = x + 1 < width ? x + 1 : x;
-
-		sum = a[l] + 2 * a[x] + a[r];
-		shift = 2;
-		if (b) {
-			sum += b[l] + 2 * b[x] + b[r];
-			shift = 3;
-		}
+		if (b)
+			for (k = 0; k < cw; k++)
+				out[k * step] = (a[k * hdiv] + b[k * hdiv] +
+						 HQV_ONE) >> (HQV_FRAC_BITS + 1);
+		else
+			for (k = 0; k < cw; k++)
+				out[k * step] = to_code(a[k * hdiv]);
+		return;
 	}
-	return (sum + (HQV_ONE << shift) / 2) >> (HQV_FRAC_BITS + shift);
+	for (k = 0; k < cw; k++) {
+		uint32_t x = 2 * k, l = x ? x - 1 : 0;
+		uint32_t r = x + 1 < width ? x + 1 : x;
+		uint32_t sum = a[l] + 2 * a[x] + a[r];
+
+		if (b)
+			out[k * step] = (sum + b[l] + 2 * b[x] + b[r] +
+					 4 * HQV_ONE) >> (HQV_FRAC_BITS + 3);
+		else
+			out[k * step] = (sum + 2 * HQV_ONE) >> (HQV_FRAC_BITS + 2);
+	}
 }
 
 static uint8_t *dst_row(const struct hqv_image *img, unsigned int p,
@@ -292,7 +320,7 @@ static void pack_yuv(const struct hqv_job *job, const struct hqv_line *rows,
 	bool hsub = fmt->hsub == 2, vsub = fmt->vsub == 2;
 	bool average_h = hsub && !job->plan.chroma_copy_h;
 	bool average_v = vsub && !job->plan.chroma_copy_v;
-	uint32_t w = dst->width, cw = w / fmt->hsub, r, x, k;
+	uint32_t w = dst->width, cw = w / fmt->hsub, r, x;
 
 	for (r = 0; r < 2; r++) {
 		const uint16_t *luma = rows[r].c[0];
@@ -334,12 +362,10 @@ static void pack_yuv(const struct hqv_job *job, const struct hqv_line *rows,
 			step = 1;
 			break;
 		}
-		for (k = 0; k < cw; k++) {
-			cb[k * step] = chroma_down(a->c[1], b ? b->c[1] : NULL,
-						   k, w, hsub, average_h);
-			cr[k * step] = chroma_down(a->c[2], b ? b->c[2] : NULL,
-						   k, w, hsub, average_h);
-		}
+		chroma_row_down(a->c[1], b ? b->c[1] : NULL, w, cw, fmt->hsub,
+				average_h, cb, step);
+		chroma_row_down(a->c[2], b ? b->c[2] : NULL, w, cw, fmt->hsub,
+				average_h, cr, step);
 	}
 }
 
@@ -365,16 +391,20 @@ static void pack_rgb(const struct hqv_job *job, const struct hqv_line *rows,
 	uint32_t fourth = 6 - fmt->order[0] - fmt->order[1] - fmt->order[2];
 	bool alpha = hqv_format_has_alpha(fmt);
 
-	for (r = 0; r < 2; r++) {
-		uint8_t *p = dst_row(&job->dst, 0, y + r);
-		const struct hqv_line *l = &rows[r];
+	const uint32_t o0 = fmt->order[0], o1 = fmt->order[1];
+	const uint32_t o2 = fmt->order[2], w = job->dst.width;
 
-		for (x = 0; x < job->dst.width; x++, p += bpp) {
-			p[fmt->order[0]] = to_code(l->c[0][x]);
-			p[fmt->order[1]] = to_code(l->c[1][x]);
-			p[fmt->order[2]] = to_code(l->c[2][x]);
+	for (r = 0; r < 2; r++) {
+		uint8_t *restrict p = dst_row(&job->dst, 0, y + r);
+		const uint16_t *c0 = rows[r].c[0], *c1 = rows[r].c[1];
+		const uint16_t *c2 = rows[r].c[2], *c3 = rows[r].c[3];
+
+		for (x = 0; x < w; x++, p += bpp) {
+			p[o0] = to_code(c0[x]);
+			p[o1] = to_code(c1[x]);
+			p[o2] = to_code(c2[x]);
 			if (bpp == 4)
-				p[fourth] = alpha ? to_code(l->c[3][x]) : 0xff;
+				p[fourth] = alpha ? to_code(c3[x]) : 0xff;
 		}
 	}
 }
