@@ -23,28 +23,14 @@ static uint32_t kept_field(enum hqv_field f)
 	       f == HQV_FIELD_ALTERNATE_BOTTOM;
 }
 
-/* The memory row holding frame row y, which must be in img. */
-static uint32_t memory_row(const struct hqv_image *img, uint32_t y)
-{
-	uint32_t half = img->height / 2;
-
-	switch (img->field) {
-	case HQV_FIELD_SEQ_TB:
-		return y % 2 ? half + y / 2 : y / 2;
-	case HQV_FIELD_SEQ_BT:
-		return y % 2 ? y / 2 : half + y / 2;
-	case HQV_FIELD_ALTERNATE_TOP:
-	case HQV_FIELD_ALTERNATE_BOTTOM:
-		return y / 2;
-	default:
-		return y;
-	}
-}
-
+/* Frame row y of img (the source or prev): row y / 2 of its field. */
 static void read_row(const struct hqv_job *job, const struct hqv_image *img,
 		     uint32_t y, uint32_t x0, uint32_t n, uint16_t *out[4])
 {
-	hqv_unpack(job, img, memory_row(img, y), x0, n, out);
+	const struct hqv_image *fields = img == &job->src ?
+		job->plan.fields : job->plan.prev_fields;
+
+	hqv_unpack(job, &fields[y % 2], y / 2, x0, n, out);
 }
 
 static void average(uint16_t *out[4], uint16_t *const a[4],

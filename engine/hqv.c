@@ -27,8 +27,8 @@ static int check_image(const struct hqv_image *img)
 	    (unsigned int)img->quantization > HQV_QUANT_FULL ||
 	    (unsigned int)img->field > HQV_FIELD_ALTERNATE_BOTTOM)
 		return -EINVAL;
-	/* Interlaced 4:2:0 needs field-aware chroma, which is not done yet. */
-	if (img->field != HQV_FIELD_NONE && fmt->vsub != 1)
+	/* Each field of 4:2:0 has its own chroma rows: an even count. */
+	if (img->field != HQV_FIELD_NONE && img->height % (2 * fmt->vsub))
 		return -EINVAL;
 
 	/* The minimum pitch of each plane: what a layout with none asked is. */
@@ -193,10 +193,53 @@ static void plan_chroma_copy(struct hqv_job *job)
 			   job->crop.left % s->hsub == 0 &&
 			   job->compose.left % d->hsub == 0;
 	p->chroma_copy_v = same && s->vsub == d->vsub &&
+			   (job->src.field == HQV_FIELD_NONE || s->vsub == 1) &&
 			   (!job->vflip || s->vsub == 1) &&
 			   job->crop.height == job->compose.height &&
 			   job->crop.top % s->vsub == 0 &&
 			   job->compose.top % d->vsub == 0;
+}
+
+/*
+ * The two fields of a field-based image as progressive images of half its
+ * height: interleaved fields are every other line of each plane (chroma
+ * too: 4:2:0 chroma is subsampled within each field), sequential ones the
+ * halves of each plane, and an ALTERNATE buffer is its own field (the
+ * other one is left unused).
+ */
+static void split_fields(const struct hqv_image *img, struct hqv_image f[2])
+{
+	const struct hqv_format *fmt = img->fmt;
+	unsigned int i, p;
+
+	for (i = 0; i < 2; i++) {
+		f[i] = *img;
+		f[i].field = HQV_FIELD_NONE;
+		f[i].height = img->height / 2;
+		for (p = 0; p < fmt->num_planes; p++) {
+			uint32_t bpl = img->bytesperline[p];
+			uint32_t lines = (p ? img->height / fmt->vsub : img->height) / 2;
+			size_t offset = 0;
+
+			switch (img->field) {
+			case HQV_FIELD_INTERLACED_TB:
+			case HQV_FIELD_INTERLACED_BT:
+				offset = (size_t)i * bpl;
+				f[i].bytesperline[p] = 2 * bpl;
+				break;
+			case HQV_FIELD_SEQ_TB:
+				offset = i ? (size_t)lines * bpl : 0;
+				break;
+			case HQV_FIELD_SEQ_BT:
+				offset = i ? 0 : (size_t)lines * bpl;
+				break;
+			default:
+				break;
+			}
+			f[i].planes[p] = img->planes[p] + offset;
+			f[i].plane_size[p] = img->plane_size[p] - offset;
+		}
+	}
 }
 
 int hqv_job_prepare(struct hqv_job *job)
@@ -230,6 +273,10 @@ int hqv_job_prepare(struct hqv_job *job)
 		return -EINVAL;
 
 	memset(plan, 0, sizeof(*plan));
+	if (job->src.field != HQV_FIELD_NONE)
+		split_fields(&job->src, plan->fields);
+	if (job->prev && job->prev->field != HQV_FIELD_NONE)
+		split_fields(job->prev, plan->prev_fields);
 	plan_orientation(job);
 	/*
 	 * Rounded up: positions (d + 1/2) * step then never fall short of the

@@ -92,8 +92,8 @@ struct hqv_image {
 	size_t plane_size[HQV_MAX_PLANES];
 	enum hqv_encoding encoding;
 	enum hqv_quantization quantization;
-	/* Source only; formats with vertically subsampled chroma must be
-	 * progressive. */
+	/* Source only. 4:2:0 fields need a height that is a multiple of 4
+	 * (each field's chroma is subsampled within the field). */
 	enum hqv_field field;
 };
 
@@ -128,6 +128,9 @@ struct hqv_plan {
 	/* Chroma samples copied, not resampled, across / down (see
 	 * docs/engine.md: when the job moves no chroma site). */
 	bool chroma_copy_h, chroma_copy_v;
+	/* A field-based source and prev as two progressive images each, one
+	 * per field (0: top), for deinterlacing. */
+	struct hqv_image fields[2], prev_fields[2];
 	/* Channels carried through: 3, or 4 when the destination has alpha. */
 	uint32_t channels;
 	size_t scratch_size;

@@ -450,46 +450,69 @@ static void copy_row(struct ref_picture *to, uint32_t ty,
  * (height rows); known[y] says which rows it holds (all but those of the
  * other field in an ALTERNATE buffer).
  */
+/*
+ * Field f (0: top) of a field-based image as a progressive image of half
+ * its height: every other line of each plane when the fields are
+ * interleaved (chroma too: 4:2:0 chroma is subsampled within each field),
+ * one half of each plane when they are sequential, the buffer itself for
+ * ALTERNATE.
+ */
+static struct hqv_image field_image(const struct hqv_image *img, unsigned int f)
+{
+	struct hqv_image out = *img;
+	unsigned int p;
+
+	out.field = HQV_FIELD_NONE;
+	out.height = img->height / 2;
+	for (p = 0; p < img->fmt->num_planes; p++) {
+		uint32_t pitch = img->bytesperline[p];
+		uint32_t half = (p ? img->height / img->fmt->vsub : img->height) / 2;
+		size_t skip = 0;
+
+		if (img->field == HQV_FIELD_INTERLACED_TB ||
+		    img->field == HQV_FIELD_INTERLACED_BT) {
+			skip = (size_t)f * pitch;
+			out.bytesperline[p] = 2 * pitch;
+		} else if (img->field == HQV_FIELD_SEQ_TB) {
+			skip = f ? (size_t)half * pitch : 0;
+		} else if (img->field == HQV_FIELD_SEQ_BT) {
+			skip = f ? 0 : (size_t)half * pitch;
+		}
+		out.planes[p] = img->planes[p] + skip;
+		out.plane_size[p] = img->plane_size[p] - skip;
+	}
+	return out;
+}
+
+/* Rows a field-based image captured, each field up-sampled on its own;
+ * known[y] says whether frame row y is one of them. */
 static struct ref_picture *captured_frame(const struct hqv_image *img,
 					  uint8_t alpha, bool *known)
 {
-	struct hqv_image rows = *img;
-	struct ref_picture *mem, *frame;
-	uint32_t h = img->height, y;
+	struct ref_picture *frame = ref_picture_new(img->width, img->height);
+	unsigned int f;
+	uint32_t y;
 
-	if (is_alternate(img->field))
-		rows.height = h / 2;
-	mem = ref_picture_new(rows.width, rows.height);
-	ref_unpack(&rows, alpha, mem);
-	frame = ref_picture_new(img->width, h);
-	for (y = 0; y < h; y++) {
-		bool odd = y % 2;
-		uint32_t from = y;
+	for (f = 0; f < 2; f++) {
+		struct hqv_image field = field_image(img, f);
+		struct ref_picture *rows;
 
-		known[y] = true;
-		switch (img->field) {
-		case HQV_FIELD_SEQ_TB:
-			from = odd ? h / 2 + y / 2 : y / 2;
-			break;
-		case HQV_FIELD_SEQ_BT:
-			from = odd ? y / 2 : h / 2 + y / 2;
-			break;
-		case HQV_FIELD_ALTERNATE_TOP:
-		case HQV_FIELD_ALTERNATE_BOTTOM:
-			from = y / 2;
-			known[y] = odd == bottom_kept(img->field);
-			break;
-		default:
-			break;
+		if (is_alternate(img->field) && f != bottom_kept(img->field)) {
+			for (y = f; y < img->height; y += 2)
+				known[y] = false;
+			continue;
 		}
-		if (known[y])
-			copy_row(frame, y, mem, from);
+		rows = ref_picture_new(field.width, field.height);
+		ref_unpack(&field, alpha, rows);
+		for (y = f; y < img->height; y += 2) {
+			known[y] = true;
+			copy_row(frame, y, rows, y / 2);
+		}
+		ref_picture_free(rows);
 	}
-	ref_picture_free(mem);
 	return frame;
 }
 
-/* Bob: the mean of the rows above and below, or the one that exists. */
 static double bob(const struct ref_picture *f, unsigned int ch, uint32_t x,
 		  uint32_t y)
 {
@@ -915,6 +938,7 @@ static void plan_chroma_copy(const struct hqv_job *job,
 			crop->left % s->hsub == 0 &&
 			compose->left % d->hsub == 0;
 	chroma_copy.v = same && s->vsub == d->vsub &&
+			(src->field == HQV_FIELD_NONE || s->vsub == 1) &&
 			(!job->vflip || s->vsub == 1) &&
 			crop->height == compose->height &&
 			crop->top % s->vsub == 0 &&

@@ -48,6 +48,8 @@ static void image_alloc_moved(struct hqv_image *prev,
 static const char *const pairs[][2] = {
 	{ "YUYV", "XRGB32" },	/* 4:2:2 Y'CbCr, packed */
 	{ "NV16", "NV12" },	/* 4:2:2 semi-planar, to 4:2:0 */
+	{ "NV12", "YUV420" },	/* 4:2:0: chroma subsampled within each field */
+	{ "YUV420", "XRGB32" },
 	{ "XRGB32", "YUV444M" },	/* R'G'B': the first channel is red */
 	{ "ARGB32", "RGBA32" },	/* alpha too */
 	{ "GREY", "GREY" },

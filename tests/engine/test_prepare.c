@@ -389,7 +389,9 @@ Test(prepare, accepts_procamp_values_at_their_limits)
 	expect_no_failure(&v);
 }
 
-Test(prepare, rejects_field_based_4_2_0_sources)
+/* Each field of a 4:2:0 frame has its own chroma rows, so a field-based
+ * 4:2:0 source needs a height that is a multiple of 4. */
+Test(prepare, takes_field_based_4_2_0_sources_of_a_height_multiple_of_4)
 {
 	struct verdict v = VERDICT_INIT;
 
@@ -398,13 +400,22 @@ Test(prepare, rejects_field_based_4_2_0_sources)
 			continue;
 		for (unsigned int field = HQV_FIELD_INTERLACED_TB;
 		     field <= HQV_FIELD_ALTERNATE_BOTTOM; field++) {
-			struct hqv_job job;
+			struct hqv_job job = { 0 };
 			char what[64];
 
-			job_with(&job, format_names[f], 0, 0);
-			job.src.field = (enum hqv_field)field;
-			snprintf(what, sizeof(what), "%s, field order %u",
-				 format_names[f], field);
+			image_alloc_field(&job.src, format_names[f], W, H,
+					  (enum hqv_field)field);
+			image_alloc(&job.dst, "XRGB32", W, H, 0);
+			snprintf(what, sizeof(what), "%s %ux%u, field order %u",
+				 format_names[f], W, H, field);
+			check_accepted(&v, &job, what);
+			job_free(&job);
+
+			image_alloc_field(&job.src, format_names[f], W, H - 2,
+					  (enum hqv_field)field);
+			image_alloc(&job.dst, "XRGB32", W, H - 2, 0);
+			snprintf(what, sizeof(what), "%s %ux%u, field order %u",
+				 format_names[f], W, H - 2, field);
 			check_rejected(&v, &job, what);
 			job_free(&job);
 		}
