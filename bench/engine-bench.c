@@ -85,25 +85,10 @@ static void *xaligned_alloc(size_t size)
 static void image_alloc(struct hqv_image *img, uint32_t fourcc,
 			uint32_t width, uint32_t height)
 {
-	uint32_t size[HQV_MAX_PLANES], total;
-	uint8_t *mem;
-	unsigned int p;
+	const struct hqv_format *fmt = hqv_format_find(fourcc);
+	uint32_t total = hqv_image_init(img, fmt, width, height, 0, NULL, 0);
 
-	memset(img, 0, sizeof(*img));
-	img->fmt = hqv_format_find(fourcc);
-	img->width = width;
-	img->height = height;
-	img->encoding = HQV_ENC_BT601;
-	img->quantization = img->fmt->is_yuv ? HQV_QUANT_LIMITED :
-					       HQV_QUANT_FULL;
-	total = hqv_format_layout(img->fmt, width, height, img->bytesperline,
-				  size);
-	mem = xaligned_alloc(total);
-	for (p = 0; p < img->fmt->num_planes; p++) {
-		img->planes[p] = mem;
-		img->plane_size[p] = size[p];
-		mem += size[p];
-	}
+	hqv_image_init(img, fmt, width, height, 0, xaligned_alloc(total), total);
 }
 
 static void image_free(struct hqv_image *img)

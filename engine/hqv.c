@@ -8,6 +8,30 @@
 
 #define ONE32	(1ULL << 32)
 
+uint32_t hqv_image_init(struct hqv_image *img, const struct hqv_format *fmt,
+			uint32_t width, uint32_t height, uint32_t bytesperline0,
+			uint8_t *buffer, size_t length)
+{
+	uint32_t size[HQV_MAX_PLANES], total;
+	size_t offset = 0;
+	unsigned int p;
+
+	memset(img, 0, sizeof(*img));
+	img->fmt = fmt;
+	img->width = width;
+	img->height = height;
+	img->bytesperline[0] = bytesperline0;
+	img->encoding = HQV_ENC_BT601;
+	img->quantization = fmt->is_yuv ? HQV_QUANT_LIMITED : HQV_QUANT_FULL;
+	total = hqv_format_layout(fmt, width, height, img->bytesperline, size);
+	for (p = 0; p < fmt->num_planes && buffer; p++) {
+		img->planes[p] = buffer + offset;
+		img->plane_size[p] = length > offset ? length - offset : 0;
+		offset += size[p];
+	}
+	return total;
+}
+
 static bool is_alternate(enum hqv_field f)
 {
 	return f == HQV_FIELD_ALTERNATE_TOP || f == HQV_FIELD_ALTERNATE_BOTTOM;

@@ -161,6 +161,18 @@ struct hqv_job {
 	struct hqv_plan plan;	/* filled by hqv_job_prepare() */
 };
 
+/*
+ * Describe a frame lying in one buffer as V4L2's single-planar API lays it
+ * out: its planes one after the other, with the pitches hqv_format_layout()
+ * gives for bytesperline0 (0 for the minimum). Colour is set to BT.601 in
+ * V4L2's default range for the format (limited for Y'CbCr, full for
+ * R'G'B'), progressive; callers change what differs. Returns the bytes the
+ * frame needs; with a shorter length, hqv_job_prepare() refuses the job.
+ */
+uint32_t hqv_image_init(struct hqv_image *img, const struct hqv_format *fmt,
+			uint32_t width, uint32_t height, uint32_t bytesperline0,
+			uint8_t *buffer, size_t length);
+
 /* Intermediate samples are code values with this many fractional bits. */
 #define HQV_FRAC_BITS	6
 

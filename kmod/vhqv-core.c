@@ -136,22 +136,9 @@ static void vhqv_image_from_buf(struct hqv_image *img,
 				const struct vhqv_q_data *q,
 				struct vb2_v4l2_buffer *vbuf)
 {
-	u8 *base = vb2_plane_vaddr(&vbuf->vb2_buf, 0);
-	size_t length = vb2_plane_size(&vbuf->vb2_buf, 0), offset = 0;
-	u32 size[HQV_MAX_PLANES];
-	unsigned int p;
-
-	memset(img, 0, sizeof(*img));
-	img->fmt = q->fmt;
-	img->width = q->width;
-	img->height = q->height;
-	memcpy(img->bytesperline, q->bytesperline, sizeof(img->bytesperline));
-	hqv_format_layout(q->fmt, q->width, q->height, img->bytesperline, size);
-	for (p = 0; p < q->fmt->num_planes && base; p++) {
-		img->planes[p] = base + offset;
-		img->plane_size[p] = length > offset ? length - offset : 0;
-		offset += size[p];
-	}
+	hqv_image_init(img, q->fmt, q->width, q->height, q->bytesperline[0],
+		       vb2_plane_vaddr(&vbuf->vb2_buf, 0),
+		       vb2_plane_size(&vbuf->vb2_buf, 0));
 	vhqv_image_colour(img, ctx);
 }
 
