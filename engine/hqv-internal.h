@@ -58,6 +58,13 @@ void hqv_pack_pair(const struct hqv_job *job, const struct hqv_line *rows,
 void hqv_scale_line(const struct hqv_job *job, const struct hqv_line *in,
 		    struct hqv_line *out);
 
+/*
+ * A direct row function: destination rows y and y + 1 straight from the
+ * source, for jobs that only repack samples (hqv-direct.c); NULL when the
+ * job needs the general pipeline.
+ */
+hqv_direct_fn *hqv_direct_find(const struct hqv_job *job);
+
 static inline uint16_t hqv_clamp_sample(int32_t v)
 {
 	return v < 0 ? 0 : v > HQV_MAX_SAMPLE ? HQV_MAX_SAMPLE : (uint16_t)v;

@@ -285,6 +285,7 @@ int hqv_job_prepare(struct hqv_job *job)
 		    a->height != b->height ||
 		    memcmp(a->bytesperline, b->bytesperline,
 			   sizeof(a->bytesperline)) ||
+		    (a->field == HQV_FIELD_NONE) != (b->field == HQV_FIELD_NONE) ||
 		    is_alternate(a->field) != is_alternate(b->field))
 			return -EINVAL;
 	}
@@ -316,6 +317,7 @@ int hqv_job_prepare(struct hqv_job *job)
 	if (ret)
 		return ret;
 	plan_chroma_copy(job);
+	plan->direct = hqv_direct_find(job);
 	plan->scratch_size = HQV_TMP_LINES * line_bytes(job->src.width) +
 			     line_bytes(plan->oriented_width) +
 			     2 * line_bytes(job->compose.width) +
@@ -483,9 +485,14 @@ void hqv_job_run(const struct hqv_job *job, void *scratch, uint32_t y0,
 	struct scratch s;
 	uint32_t y, r, c;
 
-	scratch_init(&s, job, scratch);
 	if (y1 > job->dst.height)
 		y1 = job->dst.height;
+	if (job->plan.direct) {
+		for (y = y0 & ~1u; y < y1; y += 2)
+			job->plan.direct(job, y);
+		return;
+	}
+	scratch_init(&s, job, scratch);
 
 	for (y = y0 & ~1u; y < y1; y += 2) {
 		for (r = 0; r < 2; r++) {

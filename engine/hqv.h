@@ -110,8 +110,13 @@ struct hqv_procamp {
 	int32_t hue;		/* degrees, -180..180, counter-clockwise */
 };
 
+struct hqv_job;
+typedef void hqv_direct_fn(const struct hqv_job *job, uint32_t y);
+
 /* What hqv_job_prepare() computes; read-only while rows are produced. */
 struct hqv_plan {
+	/* A direct row function for jobs that only repack, or NULL. */
+	hqv_direct_fn *direct;
 	/* Destination space from source codes: out = (m * in + off) >> 12,
 	 * in and out as code values << HQV_FRAC_BITS. */
 	int32_t matrix[3][3];

@@ -463,10 +463,11 @@ Test(prepare, rejects_a_previous_frame_unlike_the_source)
 	static const char *const spoilt[] = {
 		"another format", "another width", "a shorter pitch",
 		"a plane one byte short", "a missing plane",
+		"progressive while the source has fields",
 	};
 	struct verdict v = VERDICT_INIT;
 
-	for (unsigned int i = 0; i < 5; i++) {
+	for (unsigned int i = 0; i < 6; i++) {
 		struct hqv_job job;
 		struct hqv_image prev;
 
@@ -489,6 +490,9 @@ Test(prepare, rejects_a_previous_frame_unlike_the_source)
 			break;
 		case 3:
 			prev.plane_size[2]--;
+			break;
+		case 5:
+			prev.field = HQV_FIELD_NONE;
 			break;
 		default:
 			prev.planes[1] = NULL;
