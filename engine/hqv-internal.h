@@ -31,13 +31,16 @@ void hqv_color_apply(const struct hqv_plan *plan, struct hqv_line *line,
 #define HQV_TMP_LINES	3
 
 /*
- * Read n pixels of the progressive source in 4:4:4 (chroma interpolated,
- * fields deinterlaced): from (x, y), stepping by (dx, dy), each of which is
- * -1, 0 or 1.
+ * Read n pixels of a row of the progressive source in 4:4:4 (chroma
+ * interpolated, fields deinterlaced): from (x, y), stepping by dx, 1 or -1.
  */
 void hqv_fetch(const struct hqv_job *job, struct hqv_line *tmp,
 	       struct hqv_line *out, int32_t x, int32_t y, int32_t dx,
-	       int32_t dy, uint32_t n);
+	       uint32_t n);
+
+/* Give n samples the job's alpha when the source has none and it is kept. */
+void hqv_fill_alpha(const struct hqv_job *job, struct hqv_line *line,
+		    uint32_t n);
 
 /* Read pixels [x0, x0 + n) of memory row row of img (src or prev). */
 void hqv_unpack(const struct hqv_job *job, const struct hqv_image *img,

@@ -231,33 +231,26 @@ static void reverse(uint16_t *v, uint32_t n)
 
 void hqv_fetch(const struct hqv_job *job, struct hqv_line *tmp,
 	       struct hqv_line *out, int32_t x, int32_t y, int32_t dx,
-	       int32_t dy, uint32_t n)
+	       uint32_t n)
 {
-	const struct hqv_image *src = &job->src;
-	bool alpha = hqv_format_has_alpha(src->fmt);
-	uint32_t i, c;
+	bool alpha = hqv_format_has_alpha(job->src.fmt);
+	uint32_t first = dx < 0 ? (uint32_t)x - (n - 1) : (uint32_t)x, c;
 
-	if (dy == 0) {
-		/* Along a row: one run, reversed when walking backwards. */
-		uint32_t first = dx < 0 ? (uint32_t)x - (n - 1) : (uint32_t)x;
+	/* One run, reversed when walking backwards. */
+	hqv_source_row(job, tmp, y, first, n, out->c);
+	if (dx < 0)
+		for (c = 0; c < (alpha ? 4u : 3u); c++)
+			reverse(out->c[c], n);
+}
 
-		hqv_source_row(job, tmp, y, first, n, out->c);
-		if (dx < 0)
-			for (c = 0; c < (alpha ? 4u : 3u); c++)
-				reverse(out->c[c], n);
-	} else {
-		/* Down or up a column (a quarter turn): pixel by pixel. */
-		for (i = 0; i < n; i++) {
-			uint16_t *px[4] = { out->c[0] + i, out->c[1] + i,
-					    out->c[2] + i, out->c[3] + i };
+void hqv_fill_alpha(const struct hqv_job *job, struct hqv_line *line,
+		    uint32_t n)
+{
+	uint32_t i;
 
-			hqv_source_row(job, tmp, y + (int32_t)i * dy,
-				       x + (int32_t)i * dx, 1, px);
-		}
-	}
-	if (!alpha && job->plan.channels == 4)
+	if (!hqv_format_has_alpha(job->src.fmt) && job->plan.channels == 4)
 		for (i = 0; i < n; i++)
-			out->c[3][i] = job->plan.background[3];
+			line->c[3][i] = job->plan.background[3];
 }
 
 /*

@@ -147,8 +147,17 @@ static void plan_orientation(struct hqv_job *job)
 }
 
 /* The scratch memory of one band: the lines of the pipeline. */
+/* Oriented rows a quarter turn reads at once, one source run per row. */
+#define HQV_TILE_ROWS	16
+
 struct scratch {
 	struct hqv_line tmp[HQV_TMP_LINES];	/* deinterlacing, source width */
+	/* Quarter turns: a run of source pixels (source width), and the
+	 * oriented rows [tile_first, + HQV_TILE_ROWS) read from such runs,
+	 * one after another, oriented_width each. */
+	struct hqv_line run;
+	struct hqv_line tile;
+	int32_t tile_first;
 	struct hqv_line fetched;	/* an oriented row, oriented_width */
 	struct hqv_line scaled[2];	/* rows scaled horizontally, compose width */
 	int32_t scaled_row[2];		/* which oriented rows they hold, or -1 */
@@ -159,6 +168,12 @@ struct scratch {
 static size_t line_bytes(uint32_t width)
 {
 	return 4 * (((size_t)width * sizeof(uint16_t) + 7) & ~(size_t)7);
+}
+
+/* Samples the tile holds per channel: none unless the job turns. */
+static uint32_t tile_width(const struct hqv_job *job)
+{
+	return job->rotation % 180 ? HQV_TILE_ROWS * job->plan.oriented_width : 0;
 }
 
 static size_t acc_bytes(uint32_t width)
@@ -184,6 +199,9 @@ static void scratch_init(struct scratch *s, const struct hqv_job *job,
 
 	for (i = 0; i < HQV_TMP_LINES; i++)
 		p = line_init(&s->tmp[i], p, job->src.width);
+	p = line_init(&s->run, p, job->src.width);
+	p = line_init(&s->tile, p, tile_width(job));
+	s->tile_first = -1;
 	p = line_init(&s->fetched, p, job->plan.oriented_width);
 	for (i = 0; i < 2; i++) {
 		p = line_init(&s->scaled[i], p, job->compose.width);
@@ -318,7 +336,8 @@ int hqv_job_prepare(struct hqv_job *job)
 		return ret;
 	plan_chroma_copy(job);
 	plan->direct = hqv_direct_find(job);
-	plan->scratch_size = HQV_TMP_LINES * line_bytes(job->src.width) +
+	plan->scratch_size = (HQV_TMP_LINES + 1) * line_bytes(job->src.width) +
+			     line_bytes(tile_width(job)) +
 			     line_bytes(plan->oriented_width) +
 			     2 * line_bytes(job->compose.width) +
 			     acc_bytes(job->compose.width) +
@@ -332,6 +351,41 @@ size_t hqv_job_scratch_size(const struct hqv_job *job)
 }
 
 /* Oriented row j, in destination colours, scaled to the compose width. */
+/*
+ * Oriented row j of a quarter turn: a column of the source. Reading a
+ * column pixel by pixel costs a row set-up per pixel, so HQV_TILE_ROWS
+ * neighbouring columns are read at once, a short run from each source
+ * row, and kept for the rows that follow.
+ */
+static void fetch_turned(const struct hqv_job *job, struct scratch *s,
+			 int32_t j, struct hqv_line *out)
+{
+	const struct hqv_plan *p = &job->plan;
+	uint32_t n = p->oriented_width, rows = p->oriented_height;
+	uint32_t t, i, c, count;
+
+	if (s->tile_first < 0 || j < s->tile_first ||
+	    j >= s->tile_first + HQV_TILE_ROWS) {
+		int32_t first_x;
+
+		s->tile_first = j;
+		count = rows - j < HQV_TILE_ROWS ? rows - j : HQV_TILE_ROWS;
+		/* The run covers the columns of rows j .. j + count - 1. */
+		first_x = p->dj_x > 0 ? p->x0 + j : p->x0 - j - (int32_t)(count - 1);
+		for (i = 0; i < n; i++) {
+			hqv_source_row(job, s->tmp, p->y0 + (int32_t)i * p->di_y,
+				       first_x, count, s->run.c);
+			for (c = 0; c < 4; c++)
+				for (t = 0; t < count; t++)
+					s->tile.c[c][t * n + i] =
+						s->run.c[c][p->dj_x > 0 ? t : count - 1 - t];
+		}
+	}
+	t = j - s->tile_first;
+	for (c = 0; c < 4; c++)
+		memcpy(out->c[c], s->tile.c[c] + t * n, n * sizeof(uint16_t));
+}
+
 static void scaled_row(const struct hqv_job *job, struct scratch *s,
 		       int32_t j, struct hqv_line *out)
 {
@@ -341,8 +395,12 @@ static void scaled_row(const struct hqv_job *job, struct scratch *s,
 	/* Unscaled lines go straight to where they are wanted. */
 	if (p->oriented_width == job->compose.width)
 		fetched = out;
-	hqv_fetch(job, s->tmp, fetched, p->x0 + j * p->dj_x,
-		  p->y0 + j * p->dj_y, p->di_x, p->di_y, p->oriented_width);
+	if (job->rotation % 180)
+		fetch_turned(job, s, j, fetched);
+	else
+		hqv_fetch(job, s->tmp, fetched, p->x0 + j * p->dj_x,
+			  p->y0 + j * p->dj_y, p->di_x, p->oriented_width);
+	hqv_fill_alpha(job, fetched, p->oriented_width);
 	if (!p->identity)
 		hqv_color_apply(p, fetched, p->oriented_width);
 	if (fetched != out)
