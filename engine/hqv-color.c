@@ -229,9 +229,11 @@ void hqv_color_apply(const struct hqv_plan *plan, struct hqv_line *line,
 	const int32_t o0 = plan->offset[0] + round;
 	const int32_t o1 = plan->offset[1] + round;
 	const int32_t o2 = plan->offset[2] + round;
-	uint16_t *c0 = line->c[0], *c1 = line->c[1], *c2 = line->c[2];
+	uint16_t *restrict c0 = line->c[0], *restrict c1 = line->c[1];
+	uint16_t *restrict c2 = line->c[2];
 	uint32_t x;
 
+	/* Straight-line arithmetic on distinct arrays: vectorisable. */
 	for (x = 0; x < n; x++) {
 		int32_t a = c0[x], b = c1[x], c = c2[x];
 

@@ -70,7 +70,8 @@ hqv_direct_fn *hqv_direct_find(const struct hqv_job *job);
 
 static inline uint16_t hqv_clamp_sample(int32_t v)
 {
-	return v < 0 ? 0 : v > HQV_MAX_SAMPLE ? HQV_MAX_SAMPLE : (uint16_t)v;
+	v = v < 0 ? 0 : v;
+	return v > HQV_MAX_SAMPLE ? HQV_MAX_SAMPLE : v;
 }
 
 #endif /* HQV_INTERNAL_H */
