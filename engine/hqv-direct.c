@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Direct row functions: for jobs that only repack samples (no crop, turn,
- * flip, scaling, compose or deinterlacing, colours unchanged), a pair of
+ * Direct row functions: for jobs that keep every pixel in its place (no
+ * crop, turn, flip, scaling, compose or deinterlacing), a pair of
  * destination rows is written straight from the source rows, bypassing
  * the 4:4:4 intermediate lines. Each gives exactly what the general
- * pipeline gives (docs/engine.md: chroma copy, and the mean of two rows
- * where 4:2:2 becomes 4:2:0), only faster; the tests hold both to the same
- * model. These inner loops are where a SIMD pass would go.
+ * pipeline gives (the same sample arithmetic, docs/engine.md), only
+ * faster; the tests hold both to the same model. These inner loops are
+ * where a SIMD pass would go.
  */
 #include "hqv-internal.h"
 
@@ -103,12 +103,113 @@ static void vyuy_to_420_pair(const struct hqv_job *job, uint32_t y)
 	packed422_to_420(job, y, 1, 2, 0);
 }
 
-/* Whether a job only repacks samples, the same pixels in the same place. */
-static bool repacks_only(const struct hqv_job *job)
+/* Chroma sample k of a row in samples, interpolated down when subsampled. */
+static inline uint32_t chroma_sample(const struct hqv_yuv_row *r,
+				     const uint8_t *const c[2], uint32_t k)
 {
-	const struct hqv_plan *p = &job->plan;
+	uint32_t off = k * r->c_step;
 
-	return p->identity && job->src.field == HQV_FIELD_NONE &&
+	return r->interp_v ? (3 * c[0][off] + c[1][off]) * (HQV_ONE / 4) :
+			     c[0][off] * HQV_ONE;
+}
+
+/* The plan's matrix in registers: uint8_t stores could alias the plan. */
+struct matrix {
+	int32_t m[3][3];
+	int32_t o[3];
+};
+
+/* One pixel through the matrix, rounded to code values. */
+static inline void yuv_pixel_to_rgb(const struct matrix *mx, int32_t y,
+				    int32_t cb, int32_t cr, uint8_t *out,
+				    uint32_t o_r, uint32_t o_g, uint32_t o_b)
+{
+	int32_t r = (mx->m[0][0] * y + mx->m[0][1] * cb + mx->m[0][2] * cr +
+		     mx->o[0]) >> HQV_MATRIX_BITS;
+	int32_t g = (mx->m[1][0] * y + mx->m[1][1] * cb + mx->m[1][2] * cr +
+		     mx->o[1]) >> HQV_MATRIX_BITS;
+	int32_t b = (mx->m[2][0] * y + mx->m[2][1] * cb + mx->m[2][2] * cr +
+		     mx->o[2]) >> HQV_MATRIX_BITS;
+
+	out[o_r] = (hqv_clamp_sample(r) + HQV_ONE / 2) >> HQV_FRAC_BITS;
+	out[o_g] = (hqv_clamp_sample(g) + HQV_ONE / 2) >> HQV_FRAC_BITS;
+	out[o_b] = (hqv_clamp_sample(b) + HQV_ONE / 2) >> HQV_FRAC_BITS;
+}
+
+/*
+ * Y'CbCr to 24- or 32-bit R'G'B' in one pass per row: the same sample
+ * arithmetic as the pipeline (chroma interpolated across and down, the
+ * plan's matrix, a clamp, one rounding), without its intermediate lines.
+ * With chroma subsampled across, pixels go by pairs: the even one on its
+ * chroma sample, the odd one between it and the next.
+ */
+static void yuv_to_rgb_pair(const struct hqv_job *job, uint32_t y)
+{
+	const struct hqv_format *d = job->dst.fmt;
+	const uint32_t bpp = d->bytes_per_group[0];
+	const uint32_t o_r = d->order[0], o_g = d->order[1], o_b = d->order[2];
+	const uint32_t fourth = 6 - o_r - o_g - o_b;
+	const uint8_t extra = hqv_format_has_alpha(d) ? job->alpha : 0xff;
+	const uint32_t w = job->src.width;
+	struct matrix mx;
+	uint32_t r, x, i;
+
+	memcpy(mx.m, job->plan.matrix, sizeof(mx.m));
+	for (i = 0; i < 3; i++)
+		mx.o[i] = job->plan.offset[i] + (1 << (HQV_MATRIX_BITS - 1));
+
+	for (r = 0; r < 2; r++) {
+		struct hqv_yuv_row row;
+		uint8_t *restrict out = dst_row(job, 0, y + r);
+		const uint8_t *luma;
+		uint32_t step;
+
+		hqv_yuv_row_init(&row, job, &job->src, y + r);
+		luma = row.y;
+		step = row.y_step;
+		if (row.hdiv == 1) {
+			for (x = 0; x < w; x++, out += bpp) {
+				yuv_pixel_to_rgb(&mx, luma[x * step] * HQV_ONE,
+						 chroma_sample(&row, row.cb, x),
+						 chroma_sample(&row, row.cr, x),
+						 out, o_r, o_g, o_b);
+				if (bpp == 4)
+					out[fourth] = extra;
+			}
+			continue;
+		}
+		{
+			int32_t cb = chroma_sample(&row, row.cb, 0);
+			int32_t cr = chroma_sample(&row, row.cr, 0);
+			uint32_t k, last = row.c_count - 1;
+
+			for (k = 0; k <= last; k++, out += 2 * bpp) {
+				uint32_t k2 = k < last ? k + 1 : k;
+				int32_t cb2 = chroma_sample(&row, row.cb, k2);
+				int32_t cr2 = chroma_sample(&row, row.cr, k2);
+				int32_t cbo = (cb + cb2 + 1) / 2;
+				int32_t cro = (cr + cr2 + 1) / 2;
+
+				yuv_pixel_to_rgb(&mx, luma[2 * k * step] * HQV_ONE,
+						 cb, cr, out, o_r, o_g, o_b);
+				yuv_pixel_to_rgb(&mx,
+						 luma[(2 * k + 1) * step] * HQV_ONE,
+						 row.interp_h ? cbo : cb,
+						 row.interp_h ? cro : cr,
+						 out + bpp, o_r, o_g, o_b);
+				if (bpp == 4)
+					out[fourth] = out[bpp + fourth] = extra;
+				cb = cb2;
+				cr = cr2;
+			}
+		}
+	}
+}
+
+/* Whether a job keeps every pixel in its place. */
+static bool in_place(const struct hqv_job *job)
+{
+	return job->src.field == HQV_FIELD_NONE &&
 	       job->rotation == 0 && !job->hflip && !job->vflip &&
 	       job->crop.left == 0 && job->crop.top == 0 &&
 	       job->crop.width == job->src.width &&
@@ -124,7 +225,12 @@ hqv_direct_fn *hqv_direct_find(const struct hqv_job *job)
 {
 	const struct hqv_format *s = job->src.fmt, *d = job->dst.fmt;
 
-	if (!repacks_only(job))
+	if (!in_place(job))
+		return NULL;
+	if (s->is_yuv && s->family != HQV_FAMILY_GREY &&
+	    d->family == HQV_FAMILY_RGB)
+		return yuv_to_rgb_pair;
+	if (!job->plan.identity)
 		return NULL;
 	/* Padding bytes (XRGB32's X) are written 0xff, not copied. */
 	if (s == d && !(s->family == HQV_FAMILY_RGB &&

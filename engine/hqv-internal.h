@@ -20,6 +20,21 @@ struct hqv_line {
 	uint16_t *c[4];
 };
 
+/* Where the samples of a Y'CbCr source row are, whatever the family. */
+struct hqv_yuv_row {
+	const uint8_t *y;	/* luma of pixel 0 */
+	uint32_t y_step;	/* bytes from one luma sample to the next */
+	const uint8_t *cb[2], *cr[2];	/* chroma of this row and its neighbour */
+	uint32_t c_step;	/* bytes from one chroma sample to the next */
+	uint32_t c_count;	/* chroma samples in a row */
+	uint32_t hdiv;		/* luma columns per chroma sample */
+	bool interp_h, interp_v;	/* interpolate across, down */
+};
+
+/* Row y of img (a Y'CbCr image of the job), as the job reads it. */
+void hqv_yuv_row_init(struct hqv_yuv_row *r, const struct hqv_job *job,
+		      const struct hqv_image *img, uint32_t y);
+
 /* Compute the colour matrix, background and alpha of a job's plan. */
 int hqv_color_plan(struct hqv_job *job);
 

@@ -1,24 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Reading source pixels into 4:4:4 lines (with chroma up-sampling) and
- * writing destination rows from them (with chroma down-sampling): the only
- * code that knows how formats lay out their bytes, driven by the format
- * table's family, planes and order fields. The siting is docs/engine.md's:
- * chroma co-sited with even luma columns, and centred between luma rows
- * 2k and 2k+1 when vertically subsampled.
+ * writing destination rows from them (with chroma down-sampling), driven by
+ * the format table's family, planes and order fields; with hqv-direct.c,
+ * the only code that knows how formats lay out their bytes. The siting is
+ * docs/engine.md's: chroma co-sited with even luma columns, and centred
+ * between luma rows 2k and 2k+1 when vertically subsampled.
  */
 #include "hqv-internal.h"
-
-/* Where the samples of a Y'CbCr source row are, whatever the family. */
-struct yuv_row {
-	const uint8_t *y;	/* luma of pixel 0 */
-	uint32_t y_step;	/* bytes from one luma sample to the next */
-	const uint8_t *cb[2], *cr[2];	/* chroma of this row and its neighbour */
-	uint32_t c_step;	/* bytes from one chroma sample to the next */
-	uint32_t c_count;	/* chroma samples in a row */
-	uint32_t hdiv;		/* luma columns per chroma sample */
-	bool interp_h, interp_v;	/* interpolate across, down */
-};
 
 static const uint8_t *plane_row(const struct hqv_image *img, unsigned int p,
 				uint32_t row)
@@ -26,8 +15,8 @@ static const uint8_t *plane_row(const struct hqv_image *img, unsigned int p,
 	return img->planes[p] + (size_t)row * img->bytesperline[p];
 }
 
-static void yuv_row_init(struct yuv_row *r, const struct hqv_job *job,
-			 const struct hqv_image *img, uint32_t y)
+void hqv_yuv_row_init(struct hqv_yuv_row *r, const struct hqv_job *job,
+		      const struct hqv_image *img, uint32_t y)
 {
 	const struct hqv_format *fmt = img->fmt;
 	uint32_t k = y, k2 = y, rows = img->height;
@@ -92,7 +81,7 @@ static void yuv_row_init(struct yuv_row *r, const struct hqv_job *job,
  * interpolated across, the columns between two co-sited samples take
  * their mean.
  */
-static void chroma_row(const struct yuv_row *r, const uint8_t *const c[2],
+static void chroma_row(const struct hqv_yuv_row *r, const uint8_t *const c[2],
 		       uint32_t x0, uint32_t n, uint16_t *out)
 {
 	const uint8_t *a = c[0], *b = c[1];
@@ -132,11 +121,11 @@ static void chroma_row(const struct yuv_row *r, const uint8_t *const c[2],
 static void unpack_yuv(const struct hqv_job *job, const struct hqv_image *img,
 		       uint32_t y, uint32_t x0, uint32_t n, uint16_t *out[4])
 {
-	struct yuv_row r;
+	struct hqv_yuv_row r;
 	const uint8_t *luma;
 	uint32_t i;
 
-	yuv_row_init(&r, job, img, y);
+	hqv_yuv_row_init(&r, job, img, y);
 	luma = r.y + x0 * r.y_step;
 	if (r.y_step == 1)
 		for (i = 0; i < n; i++)
