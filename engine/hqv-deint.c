@@ -11,11 +11,6 @@
 /* Luma change, in code values, above which a pixel counts as moving. */
 #define HQV_MOTION_THRESHOLD	12
 
-static bool is_alternate(enum hqv_field f)
-{
-	return f == HQV_FIELD_ALTERNATE_TOP || f == HQV_FIELD_ALTERNATE_BOTTOM;
-}
-
 /* 0 for the top field (even rows), 1 for the bottom field. */
 static uint32_t kept_field(enum hqv_field f)
 {
@@ -66,7 +61,7 @@ static bool woven(const struct hqv_job *job, uint32_t y, uint32_t x0,
 {
 	const struct hqv_image *prev = job->prev;
 
-	if (!is_alternate(job->src.field)) {
+	if (!hqv_is_alternate(job->src.field)) {
 		read_row(job, &job->src, y, x0, n, out);
 		return true;
 	}
@@ -110,7 +105,7 @@ static void motion_adaptive(const struct hqv_job *job, struct hqv_line *tmp,
 	interpolate(job, tmp, y, x0, n, out);
 	if (!woven(job, y, x0, n, tmp[0].c))
 		return;
-	if (is_alternate(job->src.field)) {
+	if (hqv_is_alternate(job->src.field)) {
 		reference = out[0];
 	} else if (job->prev) {
 		read_row(job, job->prev, y, x0, n, tmp[1].c);
@@ -138,7 +133,7 @@ void hqv_source_row(const struct hqv_job *job, struct hqv_line *tmp,
 		hqv_unpack(job, &job->src, y, x0, n, out);
 		return;
 	}
-	if (job->deinterlace == HQV_DEINTERLACE_BLEND && !is_alternate(field)) {
+	if (job->deinterlace == HQV_DEINTERLACE_BLEND && !hqv_is_alternate(field)) {
 		blend(job, tmp, y, x0, n, out);
 		return;
 	}

@@ -43,7 +43,7 @@ void hqv_color_apply(const struct hqv_plan *plan, struct hqv_line *line,
 		     uint32_t n);
 
 /* Temporary source-width lines the deinterlacer needs. */
-#define HQV_TMP_LINES	3
+#define HQV_TMP_LINES	2
 
 /*
  * Read n pixels of a row of the progressive source in 4:4:4 (chroma
@@ -82,6 +82,11 @@ void hqv_scale_line(const struct hqv_job *job, const struct hqv_line *in,
  * job needs the general pipeline.
  */
 hqv_direct_fn *hqv_direct_find(const struct hqv_job *job);
+
+static inline bool hqv_is_alternate(enum hqv_field f)
+{
+	return f == HQV_FIELD_ALTERNATE_TOP || f == HQV_FIELD_ALTERNATE_BOTTOM;
+}
 
 static inline uint16_t hqv_clamp_sample(int32_t v)
 {

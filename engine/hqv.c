@@ -32,11 +32,6 @@ uint32_t hqv_image_init(struct hqv_image *img, const struct hqv_format *fmt,
 	return total;
 }
 
-static bool is_alternate(enum hqv_field f)
-{
-	return f == HQV_FIELD_ALTERNATE_TOP || f == HQV_FIELD_ALTERNATE_BOTTOM;
-}
-
 static int check_image(const struct hqv_image *img)
 {
 	uint32_t bpl[HQV_MAX_PLANES] = { 0 }, size[HQV_MAX_PLANES];
@@ -56,17 +51,15 @@ static int check_image(const struct hqv_image *img)
 		return -EINVAL;
 
 	/* The minimum pitch of each plane: what a layout with none asked is. */
-	for (p = 0; p < HQV_MAX_PLANES; p++)
-		bpl[p] = 0;
 	hqv_format_layout(fmt, img->width, img->height, bpl, size);
 	for (p = 0; p < fmt->num_planes; p++) {
 		uint64_t lines = p ? img->height / fmt->vsub : img->height;
-
-		if (is_alternate(img->field))
-			lines /= 2;	/* a buffer holds one field */
 		uint64_t min_bpl = p && fmt->mem_planes == 1 ?
 			(uint64_t)(img->width / fmt->hsub) * fmt->bytes_per_group[p] :
 			bpl[p];
+
+		if (hqv_is_alternate(img->field))
+			lines /= 2;	/* a buffer holds one field */
 
 		if (!img->planes[p] || img->bytesperline[p] < min_bpl)
 			return -EINVAL;
@@ -304,7 +297,7 @@ int hqv_job_prepare(struct hqv_job *job)
 		    memcmp(a->bytesperline, b->bytesperline,
 			   sizeof(a->bytesperline)) ||
 		    (a->field == HQV_FIELD_NONE) != (b->field == HQV_FIELD_NONE) ||
-		    is_alternate(a->field) != is_alternate(b->field))
+		    hqv_is_alternate(a->field) != hqv_is_alternate(b->field))
 			return -EINVAL;
 	}
 	if (job->rotation % 90 || job->rotation > 270 ||
