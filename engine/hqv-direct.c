@@ -23,7 +23,7 @@ static uint8_t *dst_row(const struct hqv_job *job, unsigned int p,
 }
 
 /* The same format on both sides: each plane's lines are copied. */
-static void copy_pair(const struct hqv_job *job, uint32_t y)
+static void copy_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 {
 	const struct hqv_format *fmt = job->src.fmt;
 	unsigned int p, r;
@@ -83,22 +83,22 @@ packed422_to_420(const struct hqv_job *job, uint32_t y, const uint32_t y0,
 	}
 }
 
-static void yuyv_to_420_pair(const struct hqv_job *job, uint32_t y)
+static void yuyv_to_420_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 {
 	packed422_to_420(job, y, 0, 1, 3);
 }
 
-static void uyvy_to_420_pair(const struct hqv_job *job, uint32_t y)
+static void uyvy_to_420_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 {
 	packed422_to_420(job, y, 1, 0, 2);
 }
 
-static void yvyu_to_420_pair(const struct hqv_job *job, uint32_t y)
+static void yvyu_to_420_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 {
 	packed422_to_420(job, y, 0, 3, 1);
 }
 
-static void vyuy_to_420_pair(const struct hqv_job *job, uint32_t y)
+static void vyuy_to_420_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 {
 	packed422_to_420(job, y, 1, 2, 0);
 }
@@ -143,7 +143,7 @@ static inline void yuv_pixel_to_rgb(const struct matrix *mx, int32_t y,
  * With chroma subsampled across, pixels go by pairs: the even one on its
  * chroma sample, the odd one between it and the next.
  */
-static void yuv_to_rgb_pair(const struct hqv_job *job, uint32_t y)
+static void yuv_to_rgb_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 {
 	const struct hqv_format *d = job->dst.fmt;
 	const uint32_t bpp = d->bytes_per_group[0];
@@ -221,10 +221,11 @@ static bool in_place(const struct hqv_job *job)
 	       job->src.height == job->dst.height;
 }
 
-hqv_direct_fn *hqv_direct_find(const struct hqv_job *job)
+hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch)
 {
 	const struct hqv_format *s = job->src.fmt, *d = job->dst.fmt;
 
+	*scratch = 0;
 	if (!in_place(job))
 		return NULL;
 	if (s->is_yuv && s->family != HQV_FAMILY_GREY &&

@@ -79,9 +79,10 @@ void hqv_scale_line(const struct hqv_job *job, const struct hqv_line *in,
 /*
  * A direct row function: destination rows y and y + 1 straight from the
  * source, for jobs that only repack samples (hqv-direct.c); NULL when the
- * job needs the general pipeline.
+ * job needs the general pipeline. *scratch is set to the bytes of scratch
+ * memory the function needs per band.
  */
-hqv_direct_fn *hqv_direct_find(const struct hqv_job *job);
+hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch);
 
 static inline bool hqv_is_alternate(enum hqv_field f)
 {

@@ -22,4 +22,17 @@
 #define hqv_div_s64(a, b)	((int64_t)(a) / (int64_t)(b))
 #endif
 
+/*
+ * HQV_ROW_CLONES marks a row function whose loops are written for the
+ * compiler to vectorise: in user space on x86-64 GCC builds it once more
+ * for AVX2 and picks at load time. The kernel builds it once, without
+ * vector registers (they need kernel_fpu_begin/end, a later SIMD pass).
+ */
+#if !defined(__KERNEL__) && defined(__x86_64__) && defined(__GNUC__) && \
+	!defined(__clang__)
+#define HQV_ROW_CLONES	__attribute__((target_clones("avx2", "default")))
+#else
+#define HQV_ROW_CLONES
+#endif
+
 #endif /* HQV_TYPES_H */

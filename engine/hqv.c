@@ -280,6 +280,7 @@ static void split_fields(const struct hqv_image *img, struct hqv_image f[2])
 int hqv_job_prepare(struct hqv_job *job)
 {
 	struct hqv_plan *plan = &job->plan;
+	size_t direct_scratch;
 	int ret;
 
 	if (check_image(&job->src) || check_image(&job->dst) ||
@@ -328,13 +329,15 @@ int hqv_job_prepare(struct hqv_job *job)
 	if (ret)
 		return ret;
 	plan_chroma_copy(job);
-	plan->direct = hqv_direct_find(job);
+	plan->direct = hqv_direct_find(job, &direct_scratch);
 	plan->scratch_size = (HQV_TMP_LINES + 1) * line_bytes(job->src.width) +
 			     line_bytes(tile_width(job)) +
 			     line_bytes(plan->oriented_width) +
 			     2 * line_bytes(job->compose.width) +
 			     acc_bytes(job->compose.width) +
 			     2 * line_bytes(job->dst.width);
+	if (plan->direct && direct_scratch > plan->scratch_size)
+		plan->scratch_size = direct_scratch;
 	return 0;
 }
 
@@ -540,7 +543,7 @@ void hqv_job_run(const struct hqv_job *job, void *scratch, uint32_t y0,
 		y1 = job->dst.height;
 	if (job->plan.direct) {
 		for (y = y0 & ~1u; y < y1; y += 2)
-			job->plan.direct(job, y);
+			job->plan.direct(job, scratch, y);
 		return;
 	}
 	scratch_init(&s, job, scratch);

@@ -111,7 +111,9 @@ struct hqv_procamp {
 };
 
 struct hqv_job;
-typedef void hqv_direct_fn(const struct hqv_job *job, uint32_t y);
+/* Destination rows y and y + 1 of a job, with the band's scratch memory. */
+typedef void hqv_direct_fn(const struct hqv_job *job, void *scratch,
+			   uint32_t y);
 
 /* What hqv_job_prepare() computes; read-only while rows are produced. */
 struct hqv_plan {
