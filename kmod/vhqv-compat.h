@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vhqv-compat.h: the kernel API drift vhqv builds across, in one place.
+ * The module is tested on 6.1; these keep it building on newer kernels.
+ */
+#ifndef VHQV_COMPAT_H
+#define VHQV_COMPAT_H
+
+#include <linux/platform_device.h>
+#include <linux/version.h>
+#include <media/v4l2-fh.h>
+
+/* 6.18: v4l2_fh_add() and v4l2_fh_del() take the struct file too. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 18, 0)
+#define vhqv_fh_add(fh, file)	v4l2_fh_add(fh, file)
+#define vhqv_fh_del(fh, file)	v4l2_fh_del(fh, file)
+#else
+#define vhqv_fh_add(fh, file)	v4l2_fh_add(fh)
+#define vhqv_fh_del(fh, file)	v4l2_fh_del(fh)
+#endif
+
+/*
+ * 6.11: platform_driver's remove() returns void (6.3 to 6.10 spelled that
+ * remove_new()). vhqv's remove callback is void; this wraps it where the
+ * kernel still wants an int.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define VHQV_PLATFORM_REMOVE(fn)	.remove = fn
+#define VHQV_DECLARE_REMOVE(fn)
+#else
+#define VHQV_PLATFORM_REMOVE(fn)	.remove = fn##_int
+#define VHQV_DECLARE_REMOVE(fn)					\
+	static int fn##_int(struct platform_device *pdev)	\
+	{							\
+		fn(pdev);					\
+		return 0;					\
+	}
+#endif
+
+#endif /* VHQV_COMPAT_H */

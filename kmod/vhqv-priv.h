@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vhqv-priv.h: what the files of the vhqv driver share.
+ *
+ * vhqv-core.c   module, instances, nodes, open/release, statistics
+ * vhqv-fmt.c    formats, selection, the ioctl tables of both nodes
+ * vhqv-run.c    queues, jobs, draining, geometry changes, events
+ * vhqv-ctrls.c  controls
+ */
+#ifndef VHQV_PRIV_H
+#define VHQV_PRIV_H
+
+#include <linux/debugfs.h>
+#include <linux/mutex.h>
+#include <linux/workqueue.h>
+
+#include <media/v4l2-ctrls.h>
+#include <media/v4l2-device.h>
+#include <media/v4l2-ioctl.h>
+#include <media/v4l2-mem2mem.h>
+
+#include "hqv.h"
+#include "vhqv.h"
+
+#define VHQV_NAME		"vhqv"
+#define VHQV_DEF_WIDTH		640
+#define VHQV_DEF_HEIGHT		480
+/* Rows the engine converts between two preemption points. */
+#define VHQV_BAND_ROWS		64
+
+enum { VHQV_SRC = 0, VHQV_DST = 1 };
+
+/* Each instance has a node for each buffer API. */
+enum vhqv_node {
+	VHQV_NODE_SINGLE,	/* V4L2_CAP_VIDEO_M2M: one-buffer formats */
+	VHQV_NODE_MPLANE,	/* V4L2_CAP_VIDEO_M2M_MPLANE: all formats */
+	VHQV_NODES,
+};
+
+struct vhqv_dev {
+	struct v4l2_device v4l2_dev;
+	struct video_device vfd[VHQV_NODES];
+	/* Serialises the ioctls of both nodes. */
+	struct mutex dev_mutex;
+	/* One job queue for both nodes: they share the engine. */
+	struct v4l2_m2m_dev *m2m_dev;
+	struct workqueue_struct *wq;
+	struct work_struct run_work;
+	struct dentry *debugfs;
+	/* Statistics, in debugfs: frames done, jobs aborted, engine time. */
+	atomic64_t frames;
+	atomic64_t aborted;
+	atomic64_t busy_ns;
+	atomic64_t last_ns;
+};
+
+/* A queue's format, and its rectangle (OUTPUT: crop; CAPTURE: compose). */
+struct vhqv_q_data {
+	const struct hqv_format *fmt;
+	u32 width;
+	u32 height;
+	u32 field;
+	u32 bytesperline[HQV_MAX_PLANES];
+	/* Bytes of each colour plane, and of each memory plane (NV12: one
+	 * memory plane holds both colour planes; NV12M: one each). */
+	u32 plane_bytes[HQV_MAX_PLANES];
+	u32 sizeimage[HQV_MAX_PLANES];
+	u32 ycbcr_enc;
+	u32 quantization;
+	struct v4l2_rect rect;
+};
+
+/* Everything a job reads, copied by the worker at the start of a job. */
+struct vhqv_config {
+	struct vhqv_q_data q[2];
+	/* Colorimetry of OUTPUT; CAPTURE keeps it, and its own encoding and
+	 * quantization when the application set them (csc_set). */
+	u32 colorspace;
+	u32 xfer_func;
+	bool csc_set;
+	/* Control values. */
+	u32 rotation;
+	bool hflip;
+	bool vflip;
+	u8 alpha;
+	struct hqv_procamp procamp;
+	enum hqv_deinterlace deinterlace;
+	enum hqv_scaler scaler;
+	u32 background;
+};
+
+struct vhqv_ctx {
+	struct v4l2_fh fh;
+	struct vhqv_dev *dev;
+	bool mplane;
+	struct v4l2_ctrl_handler hdl;
+	/* Protects both vb2 queues of this context. */
+	struct mutex vb_mutex;
+	/*
+	 * Protects cfg, next and the change state below, which the ioctls
+	 * and the worker both touch. Taken inside the control handler's
+	 * lock, never around it.
+	 */
+	struct mutex cfg_lock;
+	struct vhqv_config cfg;
+	/*
+	 * A change of the CAPTURE geometry while CAPTURE streams (docs/vhqv.md,
+	 * "Geometry changes"): next takes effect after change_src, the last
+	 * OUTPUT buffer queued before it (NULL: after the running job, or at
+	 * once), then the queue waits for CAPTURE to be restarted.
+	 */
+	bool change_pending;
+	struct vhqv_config next;
+	struct vb2_v4l2_buffer *change_src;
+	bool awaiting_capture;
+	/* The next CAPTURE buffer queued returns at once, empty, with LAST. */
+	bool next_capture_last;
+	/* A job of this context is between device_run and job_finish. */
+	bool job_running;
+	/* Set by job_abort: the running job stops at its next band. */
+	bool aborting;
+	u32 sequence[2];
+	/* The job in progress and the engine's scratch memory. */
+	struct hqv_job job;
+	void *scratch;
+	size_t scratch_size;
+	/* The previous OUTPUT frame (or field), for motion-adaptive
+	 * deinterlacing and for weaving ALTERNATE fields. */
+	struct hqv_image prev;
+	void *prev_buf;
+	size_t prev_size;
+	bool prev_valid;
+	/* Bytes of buffers allocated on each queue, held to the cap. */
+	u64 mem_bytes[2];
+};
+
+static inline struct vhqv_ctx *file_to_ctx(struct file *file)
+{
+	return container_of(file->private_data, struct vhqv_ctx, fh);
+}
+
+/* vhqv-core.c */
+extern unsigned int vhqv_ctx_mem_mb;
+extern bool vhqv_semiplanar;
+
+/* vhqv-fmt.c */
+extern const struct v4l2_ioctl_ops vhqv_ioctl_ops[VHQV_NODES];
+bool vhqv_offers(const struct vhqv_ctx *ctx, const struct hqv_format *fmt);
+const struct hqv_format *vhqv_default_format(void);
+void vhqv_config_init(struct vhqv_config *cfg);
+u32 vhqv_frame_height(const struct vhqv_q_data *q);
+void vhqv_capture_follow(struct vhqv_config *cfg);
+
+/* vhqv-run.c */
+extern const struct v4l2_m2m_ops vhqv_m2m_ops;
+int vhqv_queue_init(void *priv, struct vb2_queue *src_vq,
+		    struct vb2_queue *dst_vq);
+void vhqv_run_work(struct work_struct *work);
+int vhqv_change_capture(struct vhqv_ctx *ctx, const struct vhqv_config *next);
+struct vhqv_config *vhqv_config_for_write(struct vhqv_ctx *ctx);
+void vhqv_queue_event(struct vhqv_ctx *ctx, u32 type, u32 changes);
+
+/* vhqv-ctrls.c */
+int vhqv_ctrls_init(struct vhqv_ctx *ctx);
+
+#endif /* VHQV_PRIV_H */

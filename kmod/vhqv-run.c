@@ -1,0 +1,624 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vhqv: the queues and the jobs.
+ *
+ * A job takes one OUTPUT buffer and one CAPTURE buffer. The m2m core calls
+ * device_run with its job lock held, so the work is done on the device's
+ * ordered workqueue, in process context, in bands of VHQV_BAND_ROWS rows
+ * with a preemption point (and a check for job_abort) between bands. The
+ * core queues contexts round-robin, one job each, which is what shares the
+ * engine fairly between file handles.
+ *
+ * Also here: draining (ENC_CMD STOP, V4L2_BUF_FLAG_LAST, EOS) and geometry
+ * changes while CAPTURE streams (LAST, then SOURCE_CHANGE), see
+ * docs/vhqv.md.
+ */
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+
+#include <media/v4l2-event.h>
+#include <media/videobuf2-vmalloc.h>
+
+#include "vhqv-priv.h"
+
+void vhqv_queue_event(struct vhqv_ctx *ctx, u32 type, u32 changes)
+{
+	struct v4l2_event ev = { .type = type };
+
+	if (type == V4L2_EVENT_SOURCE_CHANGE)
+		ev.u.src_change.changes = changes;
+	else if (type == V4L2_EVENT_FRAME_SYNC)
+		ev.u.frame_sync.frame_sequence = changes;
+	v4l2_event_queue_fh(&ctx->fh, &ev);
+}
+
+/*
+ * The configuration ioctls read and change: the one waiting to take effect
+ * when a geometry change is pending, else the one jobs use.
+ */
+struct vhqv_config *vhqv_config_for_write(struct vhqv_ctx *ctx)
+{
+	lockdep_assert_held(&ctx->cfg_lock);
+	return ctx->change_pending ? &ctx->next : &ctx->cfg;
+}
+
+/* Return a CAPTURE buffer empty, flagged LAST. */
+static void capture_last_empty(struct vhqv_ctx *ctx,
+			       struct vb2_v4l2_buffer *vbuf)
+{
+	unsigned int p;
+
+	for (p = 0; p < vbuf->vb2_buf.num_planes; p++)
+		vb2_set_plane_payload(&vbuf->vb2_buf, p, 0);
+	vbuf->field = V4L2_FIELD_NONE;
+	vbuf->sequence = ctx->sequence[VHQV_DST]++;
+	vbuf->flags |= V4L2_BUF_FLAG_LAST;
+	vb2_buffer_done(&vbuf->vb2_buf, VB2_BUF_STATE_DONE);
+}
+
+/*
+ * The new geometry takes effect: CAPTURE's format changes, the application
+ * is told, and no job runs until it has restarted CAPTURE.
+ */
+static void change_now(struct vhqv_ctx *ctx)
+{
+	lockdep_assert_held(&ctx->cfg_lock);
+	ctx->cfg = ctx->next;
+	ctx->change_pending = false;
+	ctx->change_src = NULL;
+	ctx->awaiting_capture = true;
+	vhqv_queue_event(ctx, V4L2_EVENT_SOURCE_CHANGE,
+			 V4L2_EVENT_SRC_CH_RESOLUTION);
+}
+
+/*
+ * Change the CAPTURE geometry (a new OUTPUT format, or ROTATE between
+ * landscape and portrait) to next's while CAPTURE has buffers. With
+ * CAPTURE streaming, the OUTPUT buffers queued so far are still processed
+ * with the old geometry; the CAPTURE buffer of the last of them carries
+ * V4L2_BUF_FLAG_LAST (or, with none queued, the next CAPTURE buffer
+ * returns empty with it), then SOURCE_CHANGE is signalled and processing
+ * waits until CAPTURE is restarted with buffers of the new size. With
+ * CAPTURE stopped, the change and the event are immediate.
+ */
+int vhqv_change_capture(struct vhqv_ctx *ctx, const struct vhqv_config *next)
+{
+	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
+	struct vb2_v4l2_buffer *dst;
+
+	lockdep_assert_held(&ctx->cfg_lock);
+	ctx->next = *next;
+	if (ctx->change_pending)
+		return 0;
+	ctx->change_pending = true;
+	if (!vb2_is_streaming(v4l2_m2m_get_dst_vq(m2m_ctx))) {
+		change_now(ctx);
+		return 0;
+	}
+
+	ctx->change_src = v4l2_m2m_last_src_buf(m2m_ctx);
+	if (ctx->change_src || ctx->job_running)
+		return 0;
+
+	dst = v4l2_m2m_dst_buf_remove(m2m_ctx);
+	if (dst)
+		capture_last_empty(ctx, dst);
+	else
+		ctx->next_capture_last = true;
+	change_now(ctx);
+	return 0;
+}
+
+/*
+ * Describe a buffer to the engine. One-buffer formats keep their planes
+ * one after the other; others have a buffer per plane, each from its
+ * data_offset on OUTPUT.
+ */
+static void image_from_buf(struct hqv_image *img, const struct vhqv_config *cfg,
+			   const struct vhqv_q_data *q,
+			   struct vb2_v4l2_buffer *vbuf, bool is_output)
+{
+	const struct hqv_format *fmt = q->fmt;
+	struct vb2_buffer *vb = &vbuf->vb2_buf;
+	u32 enc = q->ycbcr_enc, quant = q->quantization;
+	size_t offset = 0;
+	unsigned int p;
+
+	memset(img, 0, sizeof(*img));
+	img->fmt = fmt;
+	img->width = q->width;
+	img->height = vhqv_frame_height(q);
+	memcpy(img->bytesperline, q->bytesperline, sizeof(img->bytesperline));
+	for (p = 0; p < fmt->num_planes; p++) {
+		unsigned int mp = fmt->mem_planes == 1 ? 0 : p;
+		u8 *base = vb2_plane_vaddr(vb, mp);
+		size_t size = vb2_plane_size(vb, mp);
+		size_t start = is_output ? vb->planes[mp].data_offset : 0;
+
+		if (fmt->mem_planes == 1) {
+			start += offset;
+			offset += q->plane_bytes[p];
+		}
+		img->planes[p] = base + start;
+		img->plane_size[p] = size > start ? size - start : 0;
+	}
+	if (q->field == V4L2_FIELD_ALTERNATE)
+		img->field = vbuf->field == V4L2_FIELD_BOTTOM ?
+			     HQV_FIELD_ALTERNATE_BOTTOM :
+			     HQV_FIELD_ALTERNATE_TOP;
+	else if (q->field == V4L2_FIELD_INTERLACED_BT)
+		img->field = HQV_FIELD_INTERLACED_BT;
+	else if (q->field == V4L2_FIELD_INTERLACED ||
+		 q->field == V4L2_FIELD_INTERLACED_TB)
+		img->field = HQV_FIELD_INTERLACED_TB;
+	else if (q->field == V4L2_FIELD_SEQ_TB)
+		img->field = HQV_FIELD_SEQ_TB;
+	else if (q->field == V4L2_FIELD_SEQ_BT)
+		img->field = HQV_FIELD_SEQ_BT;
+
+	if (enc == V4L2_YCBCR_ENC_DEFAULT)
+		enc = V4L2_MAP_YCBCR_ENC_DEFAULT(cfg->colorspace);
+	if (quant == V4L2_QUANTIZATION_DEFAULT)
+		quant = V4L2_MAP_QUANTIZATION_DEFAULT(!fmt->is_yuv,
+						      cfg->colorspace, enc);
+	switch (enc) {
+	case V4L2_YCBCR_ENC_709:
+	case V4L2_YCBCR_ENC_XV709:
+		img->encoding = HQV_ENC_BT709;
+		break;
+	case V4L2_YCBCR_ENC_BT2020:
+	case V4L2_YCBCR_ENC_BT2020_CONST_LUM:
+		img->encoding = HQV_ENC_BT2020;
+		break;
+	default:
+		img->encoding = HQV_ENC_BT601;
+		break;
+	}
+	img->quantization = quant == V4L2_QUANTIZATION_FULL_RANGE ?
+			    HQV_QUANT_FULL : HQV_QUANT_LIMITED;
+}
+
+static void job_from_config(struct hqv_job *job, const struct vhqv_config *cfg)
+{
+	const struct v4l2_rect *crop = &cfg->q[VHQV_SRC].rect;
+	const struct v4l2_rect *compose = &cfg->q[VHQV_DST].rect;
+
+	job->crop = (struct hqv_rect){ crop->left, crop->top, crop->width,
+				       crop->height };
+	job->compose = (struct hqv_rect){ compose->left, compose->top,
+					  compose->width, compose->height };
+	job->hflip = cfg->hflip;
+	job->vflip = cfg->vflip;
+	job->rotation = cfg->rotation;
+	job->scaler = cfg->scaler;
+	job->procamp = cfg->procamp;
+	job->background = cfg->background;
+	job->alpha = cfg->alpha;
+	job->deinterlace = cfg->deinterlace;
+}
+
+/* Scratch memory for the engine, kept while the geometry does not grow. */
+static int scratch_reserve(struct vhqv_ctx *ctx, size_t size)
+{
+	if (size <= ctx->scratch_size)
+		return 0;
+	kvfree(ctx->scratch);
+	ctx->scratch = kvmalloc(size, GFP_KERNEL);
+	ctx->scratch_size = ctx->scratch ? size : 0;
+	return ctx->scratch ? 0 : -ENOMEM;
+}
+
+/* Whether the job needs the previous source frame: see struct hqv_job. */
+static bool needs_prev(const struct hqv_job *job)
+{
+	return job->src.field != HQV_FIELD_NONE &&
+	       (job->deinterlace == HQV_DEINTERLACE_MOTION_ADAPTIVE ||
+		job->src.field == HQV_FIELD_ALTERNATE_TOP ||
+		job->src.field == HQV_FIELD_ALTERNATE_BOTTOM);
+}
+
+/*
+ * Keep a copy of the source frame for the next job, laid out as the source
+ * is (the engine wants prev to match src in format, size and pitch).
+ */
+static void keep_prev(struct vhqv_ctx *ctx, const struct hqv_image *src,
+		      const struct vhqv_q_data *q)
+{
+	const struct hqv_format *fmt = src->fmt;
+	size_t offset[HQV_MAX_PLANES], total = 0;
+	unsigned int p;
+
+	ctx->prev_valid = false;
+	for (p = 0; p < fmt->num_planes; p++) {
+		offset[p] = total;
+		total += q->plane_bytes[p];
+	}
+	if (total > ctx->prev_size) {
+		kvfree(ctx->prev_buf);
+		ctx->prev_buf = kvmalloc(total, GFP_KERNEL);
+		ctx->prev_size = ctx->prev_buf ? total : 0;
+		if (!ctx->prev_buf)
+			return;
+	}
+	ctx->prev = *src;
+	for (p = 0; p < fmt->num_planes; p++) {
+		ctx->prev.planes[p] = (u8 *)ctx->prev_buf + offset[p];
+		ctx->prev.plane_size[p] = q->plane_bytes[p];
+		memcpy(ctx->prev.planes[p], src->planes[p], q->plane_bytes[p]);
+	}
+	ctx->prev_valid = true;
+}
+
+/* Run the engine on a job, band by band; false when aborted. */
+static bool run_bands(struct vhqv_ctx *ctx)
+{
+	struct hqv_job *job = &ctx->job;
+	u32 y;
+
+	for (y = 0; y < job->dst.height; y += VHQV_BAND_ROWS) {
+		if (READ_ONCE(ctx->aborting))
+			return false;
+		hqv_job_run(job, ctx->scratch, y, y + VHQV_BAND_ROWS);
+		cond_resched();
+	}
+	return true;
+}
+
+void vhqv_run_work(struct work_struct *work)
+{
+	struct vhqv_dev *dev = container_of(work, struct vhqv_dev, run_work);
+	struct vhqv_ctx *ctx = v4l2_m2m_get_curr_priv(dev->m2m_dev);
+	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
+	enum vb2_buffer_state state = VB2_BUF_STATE_ERROR;
+	struct vb2_v4l2_buffer *src, *dst;
+	struct hqv_job *job = &ctx->job;
+	struct vhqv_config cfg;
+	bool last = false;
+	unsigned int p;
+	u64 start;
+
+	src = v4l2_m2m_src_buf_remove(m2m_ctx);
+	dst = v4l2_m2m_dst_buf_remove(m2m_ctx);
+
+	mutex_lock(&ctx->cfg_lock);
+	cfg = ctx->cfg;
+	mutex_unlock(&ctx->cfg_lock);
+
+	start = ktime_get_ns();
+	vhqv_queue_event(ctx, V4L2_EVENT_FRAME_SYNC, ctx->sequence[VHQV_SRC]);
+	memset(job, 0, sizeof(*job));
+	image_from_buf(&job->src, &cfg, &cfg.q[VHQV_SRC], src, true);
+	image_from_buf(&job->dst, &cfg, &cfg.q[VHQV_DST], dst, false);
+	job_from_config(job, &cfg);
+	if (needs_prev(job) && ctx->prev_valid)
+		job->prev = &ctx->prev;
+
+	if (hqv_job_prepare(job)) {
+		/* The ioctls keep the queues consistent: a driver bug. */
+		v4l2_err(&dev->v4l2_dev, "engine rejected the job\n");
+	} else if (!scratch_reserve(ctx, hqv_job_scratch_size(job))) {
+		if (run_bands(ctx)) {
+			state = VB2_BUF_STATE_DONE;
+			if (needs_prev(job))
+				keep_prev(ctx, &job->src, &cfg.q[VHQV_SRC]);
+		} else {
+			atomic64_inc(&dev->aborted);
+		}
+	}
+	if (state == VB2_BUF_STATE_DONE) {
+		u64 ns = ktime_get_ns() - start;
+
+		atomic64_inc(&dev->frames);
+		atomic64_add(ns, &dev->busy_ns);
+		atomic64_set(&dev->last_ns, ns);
+	}
+
+	src->sequence = ctx->sequence[VHQV_SRC]++;
+	dst->sequence = ctx->sequence[VHQV_DST]++;
+	v4l2_m2m_buf_copy_metadata(src, dst, true);
+	dst->field = V4L2_FIELD_NONE;
+	for (p = 0; p < cfg.q[VHQV_DST].fmt->mem_planes; p++)
+		vb2_set_plane_payload(&dst->vb2_buf, p,
+				      cfg.q[VHQV_DST].sizeimage[p]);
+
+	if (v4l2_m2m_is_last_draining_src_buf(m2m_ctx, src)) {
+		last = true;
+		v4l2_m2m_mark_stopped(m2m_ctx);
+		vhqv_queue_event(ctx, V4L2_EVENT_EOS, 0);
+	}
+	mutex_lock(&ctx->cfg_lock);
+	ctx->job_running = false;
+	if (ctx->change_pending &&
+	    (!ctx->change_src || ctx->change_src == src)) {
+		last = true;
+		change_now(ctx);
+	}
+	mutex_unlock(&ctx->cfg_lock);
+	if (last)
+		dst->flags |= V4L2_BUF_FLAG_LAST;
+
+	v4l2_m2m_buf_done(src, state);
+	v4l2_m2m_buf_done(dst, state);
+	v4l2_m2m_job_finish(dev->m2m_dev, m2m_ctx);
+}
+
+static void vhqv_device_run(void *priv)
+{
+	struct vhqv_ctx *ctx = priv;
+
+	WRITE_ONCE(ctx->aborting, false);
+	WRITE_ONCE(ctx->job_running, true);
+	queue_work(ctx->dev->wq, &ctx->dev->run_work);
+}
+
+static void vhqv_job_abort(void *priv)
+{
+	struct vhqv_ctx *ctx = priv;
+
+	WRITE_ONCE(ctx->aborting, true);
+}
+
+/* Called under the m2m core's spinlock: flags only, no cfg_lock. */
+static int vhqv_job_ready(void *priv)
+{
+	struct vhqv_ctx *ctx = priv;
+
+	return !READ_ONCE(ctx->awaiting_capture) &&
+	       v4l2_m2m_num_src_bufs_ready(ctx->fh.m2m_ctx) > 0 &&
+	       v4l2_m2m_num_dst_bufs_ready(ctx->fh.m2m_ctx) > 0;
+}
+
+const struct v4l2_m2m_ops vhqv_m2m_ops = {
+	.device_run	= vhqv_device_run,
+	.job_ready	= vhqv_job_ready,
+	.job_abort	= vhqv_job_abort,
+};
+
+/*
+ * Queue operations
+ */
+
+static struct vhqv_q_data *queue_q_data(struct vhqv_ctx *ctx,
+					struct vb2_queue *vq)
+{
+	struct vhqv_config *cfg = vhqv_config_for_write(ctx);
+
+	return &cfg->q[V4L2_TYPE_IS_OUTPUT(vq->type) ? VHQV_SRC : VHQV_DST];
+}
+
+/*
+ * Buffers are sized from the queue's format. The memory the driver
+ * allocates (MMAP buffers, both queues of a context) is held to the
+ * ctx_mem_mb module parameter: a request past it gets ENOMEM before
+ * anything is allocated. REQBUFS has freed the queue's buffers (and
+ * buf_cleanup uncounted them) before it gets here; CREATE_BUFS adds.
+ */
+static int vhqv_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
+			    unsigned int *nplanes, unsigned int sizes[],
+			    struct device *alloc_devs[])
+{
+	struct vhqv_ctx *ctx = vb2_get_drv_priv(vq);
+	u64 cap = (u64)vhqv_ctx_mem_mb << 20, per_buffer = 0;
+	struct vhqv_q_data q;
+	unsigned int p;
+
+	mutex_lock(&ctx->cfg_lock);
+	q = *queue_q_data(ctx, vq);
+	mutex_unlock(&ctx->cfg_lock);
+
+	if (*nplanes) {
+		if (*nplanes != q.fmt->mem_planes)
+			return -EINVAL;
+		for (p = 0; p < *nplanes; p++)
+			if (sizes[p] < q.sizeimage[p])
+				return -EINVAL;
+	} else {
+		*nplanes = q.fmt->mem_planes;
+		for (p = 0; p < *nplanes; p++)
+			sizes[p] = q.sizeimage[p];
+	}
+	for (p = 0; p < *nplanes; p++)
+		per_buffer += PAGE_ALIGN(sizes[p]);
+
+	if (vq->memory == VB2_MEMORY_MMAP &&
+	    per_buffer * *nbuffers + ctx->mem_bytes[VHQV_SRC] +
+	    ctx->mem_bytes[VHQV_DST] > cap)
+		return -ENOMEM;
+	return 0;
+}
+
+static u64 *mem_counter(struct vb2_buffer *vb)
+{
+	struct vhqv_ctx *ctx = vb2_get_drv_priv(vb->vb2_queue);
+
+	return &ctx->mem_bytes[V4L2_TYPE_IS_OUTPUT(vb->vb2_queue->type) ?
+			       VHQV_SRC : VHQV_DST];
+}
+
+static u64 buffer_bytes(struct vb2_buffer *vb)
+{
+	u64 bytes = 0;
+	unsigned int p;
+
+	for (p = 0; p < vb->num_planes; p++)
+		bytes += PAGE_ALIGN(vb->planes[p].length);
+	return bytes;
+}
+
+static int vhqv_buf_init(struct vb2_buffer *vb)
+{
+	if (vb->memory == VB2_MEMORY_MMAP)
+		*mem_counter(vb) += buffer_bytes(vb);
+	return 0;
+}
+
+static void vhqv_buf_cleanup(struct vb2_buffer *vb)
+{
+	if (vb->memory == VB2_MEMORY_MMAP)
+		*mem_counter(vb) -= min(*mem_counter(vb), buffer_bytes(vb));
+}
+
+static int vhqv_buf_out_validate(struct vb2_buffer *vb)
+{
+	struct vb2_v4l2_buffer *vbuf = to_vb2_v4l2_buffer(vb);
+	struct vhqv_ctx *ctx = vb2_get_drv_priv(vb->vb2_queue);
+	u32 field;
+
+	mutex_lock(&ctx->cfg_lock);
+	field = queue_q_data(ctx, vb->vb2_queue)->field;
+	mutex_unlock(&ctx->cfg_lock);
+
+	if (vbuf->field == V4L2_FIELD_ANY)
+		vbuf->field = field == V4L2_FIELD_ALTERNATE ? V4L2_FIELD_TOP :
+			      field;
+	if (field == V4L2_FIELD_ALTERNATE)
+		return vbuf->field == V4L2_FIELD_TOP ||
+		       vbuf->field == V4L2_FIELD_BOTTOM ? 0 : -EINVAL;
+	return vbuf->field == field ? 0 : -EINVAL;
+}
+
+/*
+ * Each plane must hold the queue's format; an OUTPUT plane must also carry
+ * a whole frame after its data_offset.
+ */
+static int vhqv_buf_prepare(struct vb2_buffer *vb)
+{
+	struct vhqv_ctx *ctx = vb2_get_drv_priv(vb->vb2_queue);
+	bool is_output = V4L2_TYPE_IS_OUTPUT(vb->vb2_queue->type);
+	struct vhqv_q_data q;
+	unsigned int p;
+
+	mutex_lock(&ctx->cfg_lock);
+	q = *queue_q_data(ctx, vb->vb2_queue);
+	mutex_unlock(&ctx->cfg_lock);
+
+	if (vb->num_planes != q.fmt->mem_planes)
+		return -EINVAL;
+	for (p = 0; p < vb->num_planes; p++) {
+		u32 offset = is_output ? vb->planes[p].data_offset : 0;
+
+		if (vb2_plane_size(vb, p) < q.sizeimage[p] + (u64)offset)
+			return -EINVAL;
+		if (is_output && vb2_get_plane_payload(vb, p) <
+				 q.sizeimage[p] + (u64)offset)
+			return -EINVAL;
+		if (!is_output)
+			vb2_set_plane_payload(vb, p, q.sizeimage[p]);
+	}
+	return 0;
+}
+
+static void vhqv_buf_queue(struct vb2_buffer *vb)
+{
+	struct vhqv_ctx *ctx = vb2_get_drv_priv(vb->vb2_queue);
+	struct vb2_v4l2_buffer *vbuf = to_vb2_v4l2_buffer(vb);
+	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
+
+	if (!V4L2_TYPE_IS_OUTPUT(vb->vb2_queue->type) &&
+	    vb2_is_streaming(vb->vb2_queue)) {
+		/* Draining with nothing left to drain. */
+		if (v4l2_m2m_dst_buf_is_last(m2m_ctx)) {
+			capture_last_empty(ctx, vbuf);
+			v4l2_m2m_mark_stopped(m2m_ctx);
+			vhqv_queue_event(ctx, V4L2_EVENT_EOS, 0);
+			return;
+		}
+		/* A geometry change that had no frame to flag. */
+		if (ctx->next_capture_last) {
+			ctx->next_capture_last = false;
+			capture_last_empty(ctx, vbuf);
+			return;
+		}
+	}
+	v4l2_m2m_buf_queue(m2m_ctx, vbuf);
+}
+
+static int vhqv_start_streaming(struct vb2_queue *vq, unsigned int count)
+{
+	struct vhqv_ctx *ctx = vb2_get_drv_priv(vq);
+	bool is_output = V4L2_TYPE_IS_OUTPUT(vq->type);
+
+	v4l2_m2m_update_start_streaming_state(ctx->fh.m2m_ctx, vq);
+	ctx->sequence[is_output ? VHQV_SRC : VHQV_DST] = 0;
+	if (is_output) {
+		ctx->prev_valid = false;
+	} else {
+		WRITE_ONCE(ctx->awaiting_capture, false);
+		ctx->next_capture_last = false;
+	}
+	return 0;
+}
+
+static void vhqv_stop_streaming(struct vb2_queue *vq)
+{
+	struct vhqv_ctx *ctx = vb2_get_drv_priv(vq);
+	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
+	bool is_output = V4L2_TYPE_IS_OUTPUT(vq->type);
+	struct vb2_v4l2_buffer *vbuf;
+
+	for (;;) {
+		vbuf = is_output ? v4l2_m2m_src_buf_remove(m2m_ctx) :
+				   v4l2_m2m_dst_buf_remove(m2m_ctx);
+		if (!vbuf)
+			break;
+		v4l2_m2m_buf_done(vbuf, VB2_BUF_STATE_ERROR);
+	}
+	v4l2_m2m_update_stop_streaming_state(m2m_ctx, vq);
+
+	mutex_lock(&ctx->cfg_lock);
+	if (is_output) {
+		/* The frames a pending change waited for are gone. */
+		ctx->change_src = NULL;
+	} else if (ctx->change_pending) {
+		/* CAPTURE stopped: nothing is left to flag. */
+		ctx->cfg = ctx->next;
+		ctx->change_pending = false;
+		ctx->change_src = NULL;
+		vhqv_queue_event(ctx, V4L2_EVENT_SOURCE_CHANGE,
+				 V4L2_EVENT_SRC_CH_RESOLUTION);
+	}
+	mutex_unlock(&ctx->cfg_lock);
+}
+
+static const struct vb2_ops vhqv_qops = {
+	.queue_setup		= vhqv_queue_setup,
+	.buf_init		= vhqv_buf_init,
+	.buf_out_validate	= vhqv_buf_out_validate,
+	.buf_prepare		= vhqv_buf_prepare,
+	.buf_queue		= vhqv_buf_queue,
+	.buf_cleanup		= vhqv_buf_cleanup,
+	.start_streaming	= vhqv_start_streaming,
+	.stop_streaming		= vhqv_stop_streaming,
+	.wait_prepare		= vb2_ops_wait_prepare,
+	.wait_finish		= vb2_ops_wait_finish,
+};
+
+int vhqv_queue_init(void *priv, struct vb2_queue *src_vq,
+		    struct vb2_queue *dst_vq)
+{
+	struct vhqv_ctx *ctx = priv;
+	struct vb2_queue *queues[] = { src_vq, dst_vq };
+	unsigned int i;
+	int ret;
+
+	src_vq->type = ctx->mplane ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE :
+				     V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	dst_vq->type = ctx->mplane ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE :
+				     V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	for (i = 0; i < ARRAY_SIZE(queues); i++) {
+		struct vb2_queue *vq = queues[i];
+
+		vq->io_modes = VB2_MMAP | VB2_USERPTR | VB2_DMABUF;
+		vq->drv_priv = ctx;
+		vq->buf_struct_size = sizeof(struct v4l2_m2m_buffer);
+		vq->ops = &vhqv_qops;
+		vq->mem_ops = &vb2_vmalloc_memops;
+		vq->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_COPY;
+		vq->lock = &ctx->vb_mutex;
+		ret = vb2_queue_init(vq);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
