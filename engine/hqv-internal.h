@@ -84,6 +84,9 @@ void hqv_scale_line(const struct hqv_job *job, const struct hqv_line *in,
  */
 hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch);
 
+/* The same for jobs that turn or flip the whole image (hqv-direct-turn.c). */
+hqv_direct_fn *hqv_direct_turn_find(const struct hqv_job *job, size_t *scratch);
+
 static inline bool hqv_is_alternate(enum hqv_field f)
 {
 	return f == HQV_FIELD_ALTERNATE_TOP || f == HQV_FIELD_ALTERNATE_BOTTOM;

@@ -26,10 +26,28 @@ struct direct_case {
 	enum hqv_encoding dst_encoding;
 	enum hqv_quantization dst_quantization;
 	bool dst_colour;		/* dst_encoding/quantization apply */
+	bool hflip, vflip;
 };
 
 /* A job that keeps every pixel in place. */
 #define PLAIN(s, d, w, h) { .src = s, .dst = d, .width = w, .height = h }
+
+/* Every turn and flip of a whole image but the identity. */
+#define TURN(s, d, w, h, r, hf, vf) \
+	{ .src = s, .dst = d, .width = w, .height = h, .rotation = r, \
+	  .hflip = hf, .vflip = vf }
+#define TURNS(s, d, w, h) \
+	TURN(s, d, w, h, 90, false, false), \
+	TURN(s, d, w, h, 180, false, false), \
+	TURN(s, d, w, h, 270, false, false), \
+	TURN(s, d, w, h, 0, true, false), \
+	TURN(s, d, w, h, 0, false, true), \
+	TURN(s, d, w, h, 0, true, true), \
+	TURN(s, d, w, h, 90, true, false), \
+	TURN(s, d, w, h, 90, false, true), \
+	TURN(s, d, w, h, 270, true, false), \
+	TURN(s, d, w, h, 180, true, true), \
+	TURN(s, d, w, h, 180, true, false)
 
 static const struct direct_case cases[] = {
 	PLAIN("YUYV", "YUYV", 38, 10),
@@ -51,6 +69,22 @@ static const struct direct_case cases[] = {
 	PLAIN("NV24", "XBGR32", 38, 10),
 	{ "NV12", "XBGR32", 38, 10, .dst_colour = true,
 	  .dst_encoding = HQV_ENC_BT709, .dst_quantization = HQV_QUANT_FULL },
+	/* Turns and flips of the whole image (hqv-direct-turn.c). */
+	TURNS("GREY", "GREY", 38, 12),
+	TURNS("GREY", "GREY", 1920, 16),
+	TURNS("NV12", "YUV420", 38, 12),
+	TURNS("NV12", "YUV420", 1920, 16),
+	TURNS("NV12", "YUV420", 2, 2),
+	TURNS("YUV420", "YUV420", 38, 12),
+	TURNS("NV12", "NV12", 38, 12),
+	TURNS("NV21", "NV12M", 38, 12),
+	TURNS("YVU420", "NV21", 38, 12),
+	TURNS("YUV420M", "GREY", 38, 12),
+	TURNS("NV12", "GREY", 1920, 16),
+	{ "NV12", "YUV420", 38, 12, .rotation = 90, .scaler =
+	  HQV_SCALER_AREA },
+	{ "NV12", "YUV420", 38, 12, .rotation = 270, .scaler =
+	  HQV_SCALER_BILINEAR },
 };
 
 static void image_pad_alloc(struct hqv_image *img, const char *format,
@@ -73,8 +107,9 @@ static void run_case(const struct direct_case *c)
 	struct hqv_job job;
 	char what[160];
 
-	snprintf(what, sizeof(what), "%s %ux%u to %s %ux%u turned %u",
-		 c->src, c->width, c->height, c->dst, dw, dh, c->rotation);
+	snprintf(what, sizeof(what), "%s %ux%u to %s %ux%u turned %u%s%s",
+		 c->src, c->width, c->height, c->dst, dw, dh, c->rotation,
+		 c->hflip ? " hflip" : "", c->vflip ? " vflip" : "");
 	memset(&job, 0, sizeof(job));
 	image_pad_alloc(&job.src, c->src, c->width, c->height, c->field);
 	image_alloc(&job.dst, c->dst, dw, dh, 6);
@@ -86,6 +121,8 @@ static void run_case(const struct direct_case *c)
 	image_fill_byte(&job.dst, 0x5a);
 	image_fill_byte(&general, 0x5a);
 	job.rotation = c->rotation;
+	job.hflip = c->hflip;
+	job.vflip = c->vflip;
 	job.scaler = c->scaler;
 	job.deinterlace = c->deinterlace;
 	job.alpha = 0xc3;
