@@ -70,24 +70,6 @@ static uint8_t *dst_row(const struct hqv_job *job, unsigned int p,
 	return job->dst.planes[p] + (size_t)row * job->dst.bytesperline[p];
 }
 
-/*
- * Two neighbouring source columns, c and c + 1, read down or up the
- * source (step bytes from one row to the next, negative upwards) into two
- * destination rows. Reading a column costs a cache line per byte pair, so
- * the loop keeps to plain loads and stores.
- */
-static inline __attribute__((always_inline)) void
-columns_to_rows(const uint8_t *restrict s, ptrdiff_t step, size_t n,
-		uint8_t *restrict first, uint8_t *restrict second)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		first[i] = s[(ptrdiff_t)i * step];
-		second[i] = s[(ptrdiff_t)i * step + 1];
-	}
-}
-
 static void reverse_copy(uint8_t *restrict d, const uint8_t *restrict s,
 			 size_t n)
 {
@@ -97,9 +79,115 @@ static void reverse_copy(uint8_t *restrict d, const uint8_t *restrict s,
 		d[i] = s[n - 1 - i];
 }
 
+/*
+ * A quarter turn reads a cache line of every source row for each pair of
+ * destination rows. Instead, TILE_ROWS destination rows are transposed at
+ * once into the band's scratch memory, 8 x 8 bytes at a time, and the
+ * following pairs of the same run copy theirs from there. hqv_job_run()
+ * zeroes the scratch's first word before a run, so a tile never outlives
+ * the run that read it.
+ */
+#define TILE_ROWS	16
+
+struct scratch_head {
+	uint32_t valid;		/* zeroed by hqv_job_run() */
+	uint32_t tile_first;	/* the destination row the tile starts at */
+};
+
+/* Bytes of the chroma sums: two channels of n + 2 samples each. */
+static size_t sums_bytes(const struct hqv_job *job)
+{
+	return 2 * ((job->dst.width / 2 + 2 + 3) & ~(size_t)3) *
+	       sizeof(uint16_t);
+}
+
+static uint8_t *tile_of(const struct hqv_job *job, void *scratch)
+{
+	return (uint8_t *)scratch + sizeof(struct scratch_head) +
+	       sums_bytes(job);
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/*
+ * Transpose 8 x 8 bytes: x[r] holds row r, its byte c (in memory order,
+ * so bits 8c to 8c + 7 on a little-endian machine) column c. Three rounds
+ * swap 1-, 2- and 4-byte blocks across the diagonal.
+ */
+static inline __attribute__((always_inline)) void transpose8(uint64_t x[8])
+{
+	uint64_t t;
+	unsigned int i, j;
+
+	for (i = 0; i < 8; i += 2) {
+		t = ((x[i] >> 8) ^ x[i + 1]) & 0x00ff00ff00ff00ffULL;
+		x[i + 1] ^= t;
+		x[i] ^= t << 8;
+	}
+	for (i = 0; i < 8; i += 4)
+		for (j = 0; j < 2; j++) {
+			t = ((x[i + j] >> 16) ^ x[i + j + 2]) &
+			    0x0000ffff0000ffffULL;
+			x[i + j + 2] ^= t;
+			x[i + j] ^= t << 16;
+		}
+	for (j = 0; j < 4; j++) {
+		t = ((x[j] >> 32) ^ x[j + 4]) & 0x00000000ffffffffULL;
+		x[j + 4] ^= t;
+		x[j] ^= t << 32;
+	}
+}
+#define HAVE_TRANSPOSE8	1
+#else
+#define HAVE_TRANSPOSE8	0
+#endif
+
+/*
+ * Fill the tile with destination rows [first, first + count) of a quarter
+ * turn: tile row t, pixel i is source column col(t), row y0 + i * di_y.
+ */
+static void fill_tile(const struct hqv_job *job, uint8_t *restrict tile,
+		      uint32_t first, uint32_t count)
+{
+	const struct hqv_plan *p = &job->plan;
+	size_t n = job->dst.width, i = 0, t;
+	ptrdiff_t step = (ptrdiff_t)p->di_y * job->src.bytesperline[0];
+	/* The leftmost source column the tile holds. */
+	int32_t left = p->dj_x > 0 ? p->x0 + (int32_t)first :
+				     p->x0 - (int32_t)first - (int32_t)(count - 1);
+	const uint8_t *s = src_row(job, 0, p->y0) + left;
+
+#if HAVE_TRANSPOSE8
+	if (count == TILE_ROWS) {
+		for (; i + 8 <= n; i += 8) {
+			unsigned int h, r, c;
+
+			for (h = 0; h < TILE_ROWS; h += 8) {
+				uint64_t x[8];
+
+				for (r = 0; r < 8; r++)
+					memcpy(&x[r], s + (ptrdiff_t)(i + r) * step + h, 8);
+				transpose8(x);
+				for (c = 0; c < 8; c++) {
+					t = p->dj_x > 0 ? h + c : count - 1 - h - c;
+					memcpy(tile + t * n + i, &x[c], 8);
+				}
+			}
+		}
+	}
+#endif
+	/* What the blocks leave: the last rows, a narrow tile. */
+	for (t = 0; t < count; t++) {
+		size_t col = p->dj_x > 0 ? t : count - 1 - t;
+		size_t k;
+
+		for (k = i; k < n; k++)
+			tile[t * n + k] = s[(ptrdiff_t)k * step + col];
+	}
+}
+
 /* Destination luma rows y and y + 1 of the reoriented source. */
 static inline __attribute__((always_inline)) void
-luma_pair(const struct hqv_job *job, uint32_t y)
+luma_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 {
 	const struct hqv_plan *p = &job->plan;
 	size_t n = job->dst.width, r;
@@ -107,15 +195,20 @@ luma_pair(const struct hqv_job *job, uint32_t y)
 
 	if (p->di_x == 0) {
 		/* A quarter turn: rows y, y + 1 are source columns. */
-		int32_t c = p->dj_x > 0 ? p->x0 + (int32_t)y :
-					  p->x0 - (int32_t)y - 1;
-		ptrdiff_t step = (ptrdiff_t)p->di_y * job->src.bytesperline[0];
-		const uint8_t *s = src_row(job, 0, p->y0) + c;
+		struct scratch_head *head = scratch;
+		uint8_t *tile = tile_of(job, scratch);
+		uint32_t first = y - y % TILE_ROWS;
 
-		if (p->dj_x > 0)
-			columns_to_rows(s, step, n, a, b);
-		else
-			columns_to_rows(s, step, n, b, a);
+		if (!head->valid || head->tile_first != first) {
+			uint32_t count = job->dst.height - first;
+
+			fill_tile(job, tile, first,
+				  count < TILE_ROWS ? count : TILE_ROWS);
+			head->valid = 1;
+			head->tile_first = first;
+		}
+		memcpy(a, tile + (y - first) * n, n);
+		memcpy(b, tile + (y + 1 - first) * n, n);
 		return;
 	}
 	for (r = 0; r < 2; r++) {
@@ -331,19 +424,19 @@ chroma_out(const struct hqv_job *job, uint32_t y, uint16_t *const t[2],
 	}
 }
 
-/* Scratch: two channels of sums, n + 2 each. */
+/* Scratch: after its head, two channels of sums, n + 2 each. */
 static void sums_init(const struct hqv_job *job, void *scratch, uint16_t *t[2])
 {
 	size_t n = (job->dst.width / 2 + 2 + 3) & ~(size_t)3;
 
-	t[0] = scratch;
+	t[0] = (uint16_t *)((uint8_t *)scratch + sizeof(struct scratch_head));
 	t[1] = t[0] + n;
 }
 
 HQV_ROW_CLONES
 static void turn_grey_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 {
-	luma_pair(job, y);
+	luma_pair(job, scratch, y);
 }
 
 /*
@@ -356,7 +449,7 @@ static void name(const struct hqv_job *job, void *scratch, uint32_t y)	\
 {									\
 	uint16_t *t[2];							\
 									\
-	luma_pair(job, y);						\
+	luma_pair(job, scratch, y);						\
 	sums_init(job, scratch, t);					\
 	chroma_sums(job, y, t, s_step);					\
 	chroma_out(job, y, t, d_step);					\
@@ -391,12 +484,12 @@ hqv_direct_fn *hqv_direct_turn_find(const struct hqv_job *job, size_t *scratch)
 	*scratch = 0;
 	if (!whole_images(job) || !job->plan.identity || !s_luma)
 		return NULL;
+	if (d->family != HQV_FAMILY_GREY && (!planar_420(s) || !planar_420(d)))
+		return NULL;
+	*scratch = sizeof(struct scratch_head) + sums_bytes(job) +
+		   TILE_ROWS * (size_t)job->dst.width;
 	if (d->family == HQV_FAMILY_GREY)
 		return turn_grey_pair;
-	if (!planar_420(s) || !planar_420(d))
-		return NULL;
-	*scratch = 2 * ((job->dst.width / 2 + 2 + 3) & ~(size_t)3) *
-		   sizeof(uint16_t);
 	if (s->family == HQV_FAMILY_SEMIPLANAR)
 		return d->family == HQV_FAMILY_SEMIPLANAR ? turn_semi_to_semi :
 							    turn_semi_to_planar;
