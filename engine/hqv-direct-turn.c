@@ -145,14 +145,15 @@ static inline __attribute__((always_inline)) void transpose8(uint64_t x[8])
  * Fill the tile with destination rows [first, first + count) of a quarter
  * turn: tile row t, pixel i is source column col(t), row y0 + i * di_y.
  */
-static void fill_tile(const struct hqv_job *job, uint8_t *restrict tile,
-		      uint32_t first, uint32_t count)
+static inline __attribute__((always_inline)) void
+fill_tile_way(const struct hqv_job *job, uint8_t *restrict tile,
+	      uint32_t first, uint32_t count, const bool forwards)
 {
 	const struct hqv_plan *p = &job->plan;
 	size_t n = job->dst.width, i = 0, t;
 	ptrdiff_t step = (ptrdiff_t)p->di_y * job->src.bytesperline[0];
 	/* The leftmost source column the tile holds. */
-	int32_t left = p->dj_x > 0 ? p->x0 + (int32_t)first :
+	int32_t left = forwards ? p->x0 + (int32_t)first :
 				     p->x0 - (int32_t)first - (int32_t)(count - 1);
 	const uint8_t *s = src_row(job, 0, p->y0) + left;
 
@@ -168,7 +169,7 @@ static void fill_tile(const struct hqv_job *job, uint8_t *restrict tile,
 					memcpy(&x[r], s + (ptrdiff_t)(i + r) * step + h, 8);
 				transpose8(x);
 				for (c = 0; c < 8; c++) {
-					t = p->dj_x > 0 ? h + c : count - 1 - h - c;
+					t = forwards ? h + c : TILE_ROWS - 1 - h - c;
 					memcpy(tile + t * n + i, &x[c], 8);
 				}
 			}
@@ -177,12 +178,22 @@ static void fill_tile(const struct hqv_job *job, uint8_t *restrict tile,
 #endif
 	/* What the blocks leave: the last rows, a narrow tile. */
 	for (t = 0; t < count; t++) {
-		size_t col = p->dj_x > 0 ? t : count - 1 - t;
+		size_t col = forwards ? t : count - 1 - t;
 		size_t k;
 
 		for (k = i; k < n; k++)
 			tile[t * n + k] = s[(ptrdiff_t)k * step + col];
 	}
+}
+
+/* One function per direction across the source. */
+static void fill_tile(const struct hqv_job *job, uint8_t *restrict tile,
+		      uint32_t first, uint32_t count)
+{
+	if (job->plan.dj_x > 0)
+		fill_tile_way(job, tile, first, count, true);
+	else
+		fill_tile_way(job, tile, first, count, false);
 }
 
 /* Destination luma rows y and y + 1 of the reoriented source. */
