@@ -227,7 +227,7 @@ hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch)
 
 	*scratch = 0;
 	if (!in_place(job))
-		return NULL;
+		return hqv_direct_scale_find(job, scratch);
 	if (s->is_yuv && s->family != HQV_FAMILY_GREY &&
 	    d->family == HQV_FAMILY_RGB)
 		return yuv_to_rgb_pair;

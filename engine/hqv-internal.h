@@ -84,6 +84,18 @@ void hqv_scale_line(const struct hqv_job *job, const struct hqv_line *in,
  */
 hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch);
 
+/*
+ * Direct rows for jobs that move pixels: bilinear scaling with a crop
+ * (hqv-direct-scale.c), then blend deinterlacing (hqv-direct-deint.c),
+ * tried in that order by the first; as hqv_direct_find(). A direct row
+ * that keeps rows from one pair for the next finds the first uint32_t of
+ * its scratch zero at the start of each band (hqv_job_run()).
+ */
+hqv_direct_fn *hqv_direct_scale_find(const struct hqv_job *job,
+				     size_t *scratch);
+hqv_direct_fn *hqv_direct_deint_find(const struct hqv_job *job,
+				     size_t *scratch);
+
 static inline bool hqv_is_alternate(enum hqv_field f)
 {
 	return f == HQV_FIELD_ALTERNATE_TOP || f == HQV_FIELD_ALTERNATE_BOTTOM;
