@@ -26,15 +26,15 @@
 
 /* Horizontal taps of one destination column: v[idx] wa + v[idx + 1] wb. */
 struct taps {
-	uint32_t *idx, *wa, *wb;
+	int32_t *idx;
+	uint32_t *wa, *wb;
 };
 
 struct scale_state {
 	uint32_t started;	/* zero at a band's start (hqv_job_run()) */
 	int32_t row[2];		/* source rows the slots hold, or -1 */
 	struct taps taps[2];	/* luma, chroma (the same for 4:4:4) */
-	uint16_t *v[3];		/* a source row per channel, as v */
-	uint32_t *pairs;	/* v[idx] and v[idx + 1] of each column */
+	uint32_t *v[3];		/* a source row per channel, as v pairs */
 	uint16_t *h[2][3];	/* slots: rows scaled across, per channel */
 	uint16_t *l[2][2];	/* chroma of a pair of rows, scaled down */
 	uint8_t *c[2];		/* a destination chroma row, Cb and Cr */
@@ -65,7 +65,6 @@ static size_t layout(const struct hqv_job *job, struct scale_state *s)
 	}
 	for (c = 0; c < 3; c++)
 		TAKE(s->v[c], w);
-	TAKE(s->pairs, n);
 	for (i = 0; i < 2; i++)
 		for (c = 0; c < 3; c++)
 			TAKE(s->h[i][c], n);
@@ -128,47 +127,51 @@ static void make_taps(const struct hqv_job *job, struct taps *t,
 
 /*
  * One row of v samples scaled across, in 4:4:4 samples with 6 fractional
- * bits. The gather is a loop of its own: it does not vectorise, the
- * arithmetic after it does.
+ * bits. vv[k] holds v[k] and v[k + 1], so each column loads one word.
  */
 static inline __attribute__((always_inline)) void
-scale_across(const uint16_t *restrict v, const struct taps *t,
-	     uint32_t *restrict pairs, uint16_t *restrict out, size_t n)
+scale_across(const uint32_t *restrict vv, const struct taps *t,
+	     uint16_t *restrict out, size_t n)
 {
-	const uint32_t *restrict idx = t->idx;
+	const int32_t *restrict idx = t->idx;
 	const uint32_t *restrict wa = t->wa, *restrict wb = t->wb;
 	size_t d;
 
-	for (d = 0; d < n; d++)
-		pairs[d] = v[idx[d]] | (uint32_t)v[idx[d] + 1] << 16;
-	for (d = 0; d < n; d++)
-		out[d] = ((pairs[d] & 0xffff) * wa[d] +
-			  (pairs[d] >> 16) * wb[d] + 4096) >> 13;
+	for (d = 0; d < n; d++) {
+		uint32_t pair = vv[idx[d]];
+
+		out[d] = ((pair & 0xffff) * wa[d] + (pair >> 16) * wb[d] +
+			  4096) >> 13;
+	}
 }
 
-/* v of luma: 4 Y'. */
+/* v of luma, 4 Y', in pairs; step bytes apart (taps never pair the last). */
 static inline __attribute__((always_inline)) void
-luma_v(const uint8_t *restrict y, uint16_t *restrict v, size_t n)
+luma_v(const uint8_t *restrict y, const size_t step, uint32_t *restrict vv,
+       size_t n)
 {
 	size_t x;
 
-	for (x = 0; x < n; x++)
-		v[x] = 4 * y[x];
+	for (x = 0; x + 1 < n; x++)
+		vv[x] = 4 * y[x * step] | (uint32_t)(4 * y[(x + 1) * step]) << 16;
 }
 
-/* v of chroma: 3 a + b down a 4:2:0 plane, else 4 a; step bytes apart. */
+/* v of chroma, in pairs: 3 a + b down a 4:2:0 plane, else 4 a. */
 static inline __attribute__((always_inline)) void
 chroma_v(const uint8_t *restrict a, const uint8_t *restrict b, bool interp,
-	 const size_t step, uint16_t *restrict v, size_t n)
+	 const size_t step, uint32_t *restrict vv, size_t n)
 {
 	size_t k;
 
 	if (interp)
-		for (k = 0; k < n; k++)
-			v[k] = 3 * a[k * step] + b[k * step];
+		for (k = 0; k + 1 < n; k++)
+			vv[k] = (3 * a[k * step] + b[k * step]) |
+				(uint32_t)(3 * a[(k + 1) * step] +
+					   b[(k + 1) * step]) << 16;
 	else
-		for (k = 0; k < n; k++)
-			v[k] = 4 * a[k * step];
+		for (k = 0; k + 1 < n; k++)
+			vv[k] = 4 * a[k * step] |
+				(uint32_t)(4 * a[(k + 1) * step]) << 16;
 }
 
 /* Source row j of the crop, scaled across, into slot i. */
@@ -182,13 +185,13 @@ fill_slot(const struct hqv_job *job, struct scale_state *s, unsigned int i,
 
 	if (fmt->family == HQV_FAMILY_GREY) {
 		luma_v(job->src.planes[0] + (size_t)row * job->src.bytesperline[0],
-		       s->v[0], job->src.width);
-		scale_across(s->v[0], &s->taps[0], s->pairs, s->h[i][0], n);
+		       1, s->v[0], job->src.width);
+		scale_across(s->v[0], &s->taps[0], s->h[i][0], n);
 		return;
 	}
 	hqv_yuv_row_init(&r, job, &job->src, row);
-	luma_v(r.y, s->v[0], job->src.width);
-	scale_across(s->v[0], &s->taps[0], s->pairs, s->h[i][0], n);
+	luma_v(r.y, 1, s->v[0], job->src.width);
+	scale_across(s->v[0], &s->taps[0], s->h[i][0], n);
 	if (r.c_step == 2) {	/* semi-planar */
 		chroma_v(r.cb[0], r.cb[1], r.interp_v, 2, s->v[1], r.c_count);
 		chroma_v(r.cr[0], r.cr[1], r.interp_v, 2, s->v[2], r.c_count);
@@ -196,8 +199,8 @@ fill_slot(const struct hqv_job *job, struct scale_state *s, unsigned int i,
 		chroma_v(r.cb[0], r.cb[1], r.interp_v, 1, s->v[1], r.c_count);
 		chroma_v(r.cr[0], r.cr[1], r.interp_v, 1, s->v[2], r.c_count);
 	}
-	scale_across(s->v[1], &s->taps[1], s->pairs, s->h[i][1], n);
-	scale_across(s->v[2], &s->taps[1], s->pairs, s->h[i][2], n);
+	scale_across(s->v[1], &s->taps[1], s->h[i][1], n);
+	scale_across(s->v[2], &s->taps[1], s->h[i][2], n);
 }
 
 /* The slot holding source row j, filled unless it does; keep stays. */
