@@ -227,7 +227,11 @@ hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch)
 
 	*scratch = 0;
 	if (!in_place(job))
-		return hqv_direct_turn_find(job, scratch);
+	{
+		hqv_direct_fn *fn = hqv_direct_turn_find(job, scratch);
+
+		return fn ? fn : hqv_direct_scale_find(job, scratch);
+	}
 	if (s->is_yuv && s->family != HQV_FAMILY_GREY &&
 	    d->family == HQV_FAMILY_RGB)
 		return yuv_to_rgb_pair;

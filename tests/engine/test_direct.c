@@ -27,6 +27,7 @@ struct direct_case {
 	enum hqv_quantization dst_quantization;
 	bool dst_colour;		/* dst_encoding/quantization apply */
 	bool hflip, vflip;
+	struct hqv_rect crop;		/* zero: the whole source */
 };
 
 /* A job that keeps every pixel in place. */
@@ -48,6 +49,16 @@ struct direct_case {
 	TURN(s, d, w, h, 270, true, false), \
 	TURN(s, d, w, h, 180, true, true), \
 	TURN(s, d, w, h, 180, true, false)
+/* Bilinear scaling within one format. */
+#define SCALE(f, w, h, dw, dh) { .src = f, .dst = f, .width = w, .height = h, \
+	.dst_width = dw, .dst_height = dh, .scaler = HQV_SCALER_BILINEAR }
+
+/* Blend deinterlacing within one format, in each field order. */
+#define BLEND1(f, w, h, o) { .src = f, .dst = f, .width = w, .height = h, \
+	.field = o, .deinterlace = HQV_DEINTERLACE_BLEND }
+#define BLEND(f, w, h) BLEND1(f, w, h, HQV_FIELD_INTERLACED_TB), \
+	BLEND1(f, w, h, HQV_FIELD_INTERLACED_BT), \
+	BLEND1(f, w, h, HQV_FIELD_SEQ_TB), BLEND1(f, w, h, HQV_FIELD_SEQ_BT)
 
 static const struct direct_case cases[] = {
 	PLAIN("YUYV", "YUYV", 38, 10),
@@ -85,6 +96,47 @@ static const struct direct_case cases[] = {
 	  HQV_SCALER_AREA },
 	{ "NV12", "YUV420", 38, 12, .rotation = 270, .scaler =
 	  HQV_SCALER_BILINEAR },
+	/* Bilinear scaling: down, up, each direction alone, with crops. */
+	SCALE("YUV420", 38, 12, 26, 10),
+	SCALE("NV12", 38, 12, 26, 10),
+	SCALE("NV21", 26, 10, 38, 12),
+	SCALE("YVU420", 26, 10, 38, 12),
+	SCALE("NV12", 38, 12, 54, 8),
+	SCALE("YUV420", 38, 12, 22, 30),
+	SCALE("NV12", 38, 12, 38, 6),
+	SCALE("YUV420", 38, 12, 38, 26),
+	SCALE("NV12", 38, 12, 26, 12),
+	SCALE("YUV420", 38, 12, 62, 12),
+	SCALE("NV16", 38, 12, 26, 10),
+	SCALE("YUV422P", 26, 10, 38, 14),
+	SCALE("NV61", 38, 12, 38, 6),
+	SCALE("NV24", 38, 12, 26, 10),
+	SCALE("YUV444M", 26, 10, 38, 12),
+	SCALE("NV12M", 38, 12, 26, 10),
+	SCALE("GREY", 38, 12, 26, 10),
+	SCALE("GREY", 26, 10, 38, 14),
+	SCALE("YUV420", 4, 2, 26, 10),
+	SCALE("NV12", 38, 12, 2, 2),
+	SCALE("YUV420", 1920, 16, 1280, 12),
+	SCALE("NV12", 1920, 16, 1280, 12),
+	SCALE("YUV420", 1280, 12, 1920, 16),
+	{ "YUV420", "YUV420", 38, 12, 26, 10, .scaler = HQV_SCALER_BILINEAR,
+	  .crop = { 3, 1, 29, 9 } },
+	{ "NV12", "NV12", 38, 12, 26, 10, .scaler = HQV_SCALER_BILINEAR,
+	  .crop = { 4, 2, 30, 8 } },
+	{ "NV12", "NV12", 38, 12, 30, 8, .scaler = HQV_SCALER_BILINEAR,
+	  .crop = { 4, 2, 30, 8 } },
+	{ "YUV420", "YUV420", 38, 12, 34, 10, .scaler = HQV_SCALER_BILINEAR,
+	  .crop = { 1, 3, 35, 7 } },
+	{ "GREY", "GREY", 38, 12, 40, 14, .scaler = HQV_SCALER_BILINEAR,
+	  .crop = { 5, 1, 31, 9 } },
+	/* Blend deinterlacing, each field order. */
+	BLEND("YUYV", 38, 12), BLEND("UYVY", 38, 12), BLEND("NV12", 38, 12),
+	BLEND("YUV420", 38, 12), BLEND("NV21M", 38, 12),
+	BLEND("NV16", 38, 12), BLEND("YUV422P", 38, 12),
+	BLEND("NV24", 38, 12), BLEND("GREY", 38, 12), BLEND("RGB24", 38, 12),
+	BLEND("XRGB32", 38, 12), BLEND("ARGB32", 38, 12),
+	BLEND("YUV420", 38, 4), BLEND("YUYV", 1920, 8), BLEND("NV12", 1920, 8),
 };
 
 static void image_pad_alloc(struct hqv_image *img, const char *format,
@@ -105,11 +157,13 @@ static void run_case(const struct direct_case *c)
 		      turned ? c->width : c->height;
 	struct hqv_image general;
 	struct hqv_job job;
-	char what[160];
+	char what[200];
 
-	snprintf(what, sizeof(what), "%s %ux%u to %s %ux%u turned %u%s%s",
-		 c->src, c->width, c->height, c->dst, dw, dh, c->rotation,
-		 c->hflip ? " hflip" : "", c->vflip ? " vflip" : "");
+	snprintf(what, sizeof(what), "%s %ux%u to %s %ux%u turned %u%s%s, "
+		 "crop %u,%u %ux%u, field %d", c->src, c->width, c->height,
+		 c->dst, dw, dh, c->rotation, c->hflip ? " hflip" : "",
+		 c->vflip ? " vflip" : "", c->crop.left, c->crop.top,
+		 c->crop.width, c->crop.height, c->field);
 	memset(&job, 0, sizeof(job));
 	image_pad_alloc(&job.src, c->src, c->width, c->height, c->field);
 	image_alloc(&job.dst, c->dst, dw, dh, 6);
@@ -123,6 +177,7 @@ static void run_case(const struct direct_case *c)
 	job.rotation = c->rotation;
 	job.hflip = c->hflip;
 	job.vflip = c->vflip;
+	job.crop = c->crop;
 	job.scaler = c->scaler;
 	job.deinterlace = c->deinterlace;
 	job.alpha = 0xc3;
