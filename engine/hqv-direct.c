@@ -46,62 +46,63 @@ static void copy_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 /*
  * Packed 4:2:2 to semi-planar or planar 4:2:0: lumas are picked out of
  * each row, and each chroma sample is the rounded mean of the two rows'.
- * The byte offsets are constants in each caller, so the compiler can turn
- * the loop into shuffles.
+ * One pass reads each source group of four bytes once and writes all that
+ * comes of it. The byte offsets are constants in each caller (y0: the
+ * first luma; c0, c1: the chroma written first and second, Cb and Cr for
+ * NV12 and planar, Cr and Cb for NV21), so the compiler can turn the loop
+ * into shuffles.
  */
 static inline __attribute__((always_inline)) void
-packed422_to_420(const struct hqv_job *job, uint32_t y, const uint32_t y0,
-		 const uint32_t o_cb, const uint32_t o_cr)
+packed422_rows(const uint8_t *restrict a, const uint8_t *restrict b,
+	       uint8_t *restrict ya, uint8_t *restrict yb,
+	       uint8_t *restrict c0_out, uint8_t *restrict c1_out,
+	       const size_t c_step, const size_t pairs, const size_t y0,
+	       const size_t c0, const size_t c1)
+{
+	size_t k;
+
+	for (k = 0; k < pairs; k++) {
+		ya[2 * k] = a[4 * k + y0];
+		ya[2 * k + 1] = a[4 * k + y0 + 2];
+		yb[2 * k] = b[4 * k + y0];
+		yb[2 * k + 1] = b[4 * k + y0 + 2];
+		c0_out[c_step * k] = (a[4 * k + c0] + b[4 * k + c0] + 1) >> 1;
+		c1_out[c_step * k] = (a[4 * k + c1] + b[4 * k + c1] + 1) >> 1;
+	}
+}
+
+static inline __attribute__((always_inline)) void
+packed422_to_420(const struct hqv_job *job, uint32_t y, const size_t y0,
+		 const size_t c0, const size_t c1)
 {
 	const struct hqv_format *d = job->dst.fmt;
-	const uint8_t *restrict a = src_row(job, 0, y);
-	const uint8_t *restrict b = src_row(job, 0, y + 1);
-	uint8_t *restrict ya = dst_row(job, 0, y);
-	uint8_t *restrict yb = dst_row(job, 0, y + 1);
-	uint32_t pairs = job->src.width / 2, k;
+	const uint8_t *a = src_row(job, 0, y), *b = src_row(job, 0, y + 1);
+	uint8_t *ya = dst_row(job, 0, y), *yb = dst_row(job, 0, y + 1);
+	const size_t pairs = job->src.width / 2;
 
-	for (k = 0; k < 2 * pairs; k++) {
-		ya[k] = a[2 * k + y0];
-		yb[k] = b[2 * k + y0];
-	}
 	if (d->family == HQV_FAMILY_SEMIPLANAR) {
-		uint8_t *restrict c = dst_row(job, 1, y / 2);
-		uint32_t d_cb = d->order[0], d_cr = d->order[1];
+		uint8_t *c = dst_row(job, 1, y / 2);
 
-		for (k = 0; k < pairs; k++) {
-			c[2 * k + d_cb] = (a[4 * k + o_cb] + b[4 * k + o_cb] + 1) >> 1;
-			c[2 * k + d_cr] = (a[4 * k + o_cr] + b[4 * k + o_cr] + 1) >> 1;
-		}
+		packed422_rows(a, b, ya, yb, c, c + 1, 2, pairs, y0, c0, c1);
 	} else {
-		uint8_t *restrict cb = dst_row(job, d->order[1], y / 2);
-		uint8_t *restrict cr = dst_row(job, d->order[2], y / 2);
-
-		for (k = 0; k < pairs; k++) {
-			cb[k] = (a[4 * k + o_cb] + b[4 * k + o_cb] + 1) >> 1;
-			cr[k] = (a[4 * k + o_cr] + b[4 * k + o_cr] + 1) >> 1;
-		}
+		packed422_rows(a, b, ya, yb, dst_row(job, d->order[1], y / 2),
+			       dst_row(job, d->order[2], y / 2), 1, pairs, y0,
+			       c0, c1);
 	}
 }
 
-static void yuyv_to_420_pair(const struct hqv_job *job, void *scratch, uint32_t y)
-{
-	packed422_to_420(job, y, 0, 1, 3);
+/* Named by the source bytes of the luma and of the chroma written first. */
+#define PACKED422_TO_420(name, y0, c0, c1)				\
+static HQV_ROW_CLONES void name(const struct hqv_job *job,		\
+				void *scratch, uint32_t y)		\
+{									\
+	packed422_to_420(job, y, y0, c0, c1);				\
 }
 
-static void uyvy_to_420_pair(const struct hqv_job *job, void *scratch, uint32_t y)
-{
-	packed422_to_420(job, y, 1, 0, 2);
-}
-
-static void yvyu_to_420_pair(const struct hqv_job *job, void *scratch, uint32_t y)
-{
-	packed422_to_420(job, y, 0, 3, 1);
-}
-
-static void vyuy_to_420_pair(const struct hqv_job *job, void *scratch, uint32_t y)
-{
-	packed422_to_420(job, y, 1, 2, 0);
-}
+PACKED422_TO_420(packed422_to_420_013, 0, 1, 3)
+PACKED422_TO_420(packed422_to_420_031, 0, 3, 1)
+PACKED422_TO_420(packed422_to_420_102, 1, 0, 2)
+PACKED422_TO_420(packed422_to_420_120, 1, 2, 0)
 
 /* Chroma sample k of a row in samples, interpolated down when subsampled. */
 static inline uint32_t chroma_sample(const struct hqv_yuv_row *r,
@@ -239,16 +240,20 @@ hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch)
 		return copy_pair;
 	if (s->family == HQV_FAMILY_PACKED_YUV && d->vsub == 2 &&
 	    d->hsub == 2 && job->plan.chroma_copy_h) {
-		/* By the source's byte order: Y0 and Cb offsets name it. */
-		switch (s->order[0] << 4 | s->order[1]) {
+		/* Cb and Cr swap places for NV21 (and for planar ones the
+		 * plane pointers do), so the byte written first is: */
+		uint32_t c0 = s->order[d->family == HQV_FAMILY_SEMIPLANAR &&
+				       d->order[0] ? 3 : 1];
+
+		switch (s->order[0] << 4 | c0) {
 		case 0x01:
-			return yuyv_to_420_pair;
-		case 0x10:
-			return uyvy_to_420_pair;
+			return packed422_to_420_013;
 		case 0x03:
-			return yvyu_to_420_pair;
+			return packed422_to_420_031;
+		case 0x10:
+			return packed422_to_420_102;
 		case 0x12:
-			return vyuy_to_420_pair;
+			return packed422_to_420_120;
 		}
 	}
 	return NULL;
