@@ -26,6 +26,7 @@ struct direct_case {
 	enum hqv_encoding dst_encoding;
 	enum hqv_quantization dst_quantization;
 	bool dst_colour;		/* dst_encoding/quantization apply */
+	struct hqv_procamp procamp;
 };
 
 /* A job that keeps every pixel in place. */
@@ -59,6 +60,28 @@ static const struct direct_case cases[] = {
 	PLAIN("NV24", "XBGR32", 38, 10),
 	{ "NV12", "XBGR32", 38, 10, .dst_colour = true,
 	  .dst_encoding = HQV_ENC_BT709, .dst_quantization = HQV_QUANT_FULL },
+	/* Every source layout, every R'G'B' byte order. */
+	PLAIN("NV12", "XBGR32", 1920, 4),
+	PLAIN("NV21", "ABGR32", 38, 12),
+	PLAIN("NV12M", "RGBX32", 38, 12),
+	PLAIN("NV21M", "RGBA32", 38, 12),
+	PLAIN("NV16", "BGRA32", 38, 12),
+	PLAIN("NV61", "ARGB32", 38, 12),
+	PLAIN("NV24", "RGB24", 38, 12),
+	PLAIN("YUV420", "XRGB32", 38, 12),
+	PLAIN("YVU420", "BGRX32", 38, 12),
+	PLAIN("YUV420M", "RGB24", 38, 12),
+	PLAIN("YVU420M", "BGR24", 38, 12),
+	PLAIN("YUV422P", "ABGR32", 38, 12),
+	PLAIN("YUV444M", "RGBA32", 38, 12),
+	PLAIN("YVYU", "XBGR32", 38, 12),
+	PLAIN("VYUY", "BGR24", 38, 12),
+	PLAIN("YUYV", "BGRA32", 1920, 4),
+	PLAIN("YUV420", "RGB24", 1920, 4),
+	/* Proc-amp hue: all nine coefficients non-zero, some clamping. */
+	{ "NV12", "XBGR32", 38, 12, .procamp = { 20, 60, 90, 33 } },
+	{ "YUYV", "RGB24", 38, 12, .procamp = { -30, 127, 127, -150 } },
+	{ "YUV444M", "BGRA32", 38, 12, .procamp = { 5, -40, 127, 100 } },
 };
 
 static void image_pad_alloc(struct hqv_image *img, const char *format,
@@ -97,6 +120,7 @@ static void run_case(const struct direct_case *c)
 	job.scaler = c->scaler;
 	job.deinterlace = c->deinterlace;
 	job.alpha = 0xc3;
+	job.procamp = c->procamp;
 
 	engine_run(&job, BAND_ROWS);
 	cr_assert_not_null(job.plan.direct, "%s takes a direct row", what);
