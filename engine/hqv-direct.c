@@ -105,126 +105,115 @@ PACKED422_TO_420(packed422_to_420_102, 1, 0, 2)
 PACKED422_TO_420(packed422_to_420_120, 1, 2, 0)
 
 /*
- * Y'CbCr to 24- or 32-bit R'G'B' in two passes per row, over scratch
- * arrays of the row's width, so that each pass is a simple loop. The first
- * unpacks the row into samples exactly as the pipeline does: luma << 6,
- * chroma interpolated down (3/4 of its own chroma row, 1/4 of the
- * neighbour) and then across (an odd column takes the rounded mean of the
- * two around it). With an R'G'B' destination chroma is never copied, so
- * it is interpolated whenever it is subsampled. The second pass puts each
- * pixel through the plan's matrix, clamps, rounds to code values and
- * stores them at the destination's byte offsets, constants in each of its
- * wrappers.
+ * Y'CbCr to 24- or 32-bit R'G'B', two simple loops per row. The pipeline
+ * computes, for each pixel, the clamped sample
+ *   v = clamp((m0 Y + m1 Cb + m2 Cr + off + 2^11) >> 12, 0, 255 << 6)
+ * and the code value (v + 2^5) >> 6, with Y = luma << 6 and Cb, Cr
+ * interpolated down (3/4 of the own chroma row, 1/4 of the neighbour's:
+ * multiples of 16) and then across (an odd column the rounded mean of the
+ * two around it). That equals
+ *   clamp((m0 Y + T + 2^17) >> 18, 0, 255),  T = m1 Cb + m2 Cr + off + 2^11
+ * (a floor of a floor is one floor, and whatever v the clamp moves rounds
+ * to 0 or past 255 alike). T is linear in Cb and Cr, and an odd column's
+ * chroma is an exact mean (the sum of two multiples of 16 is even), so its
+ * T is the exact mean of its neighbours' T: the first loop computes T for
+ * each chroma sample, six products per sample instead of per pixel, and
+ * the second adds the luma term, the same for R, G and B (Y'CbCr to R'G'B'
+ * weighs luma alike in all three; other matrices take the pipeline), and
+ * stores bytes at offsets that are constants in each wrapper.
  */
 
-/* Samples per scratch array: whole 32-byte vectors. */
-static size_t samples_stride(uint32_t width)
+/* Elements per scratch array: whole 32-byte vectors, one spare sample. */
+static size_t terms_stride(uint32_t width)
 {
-	return ((size_t)width + 15) & ~(size_t)15;
+	return ((size_t)width + 1 + 7) & ~(size_t)7;
+}
+
+/* The plan's matrix in registers: uint8_t stores could alias the plan. */
+struct terms_matrix {
+	int32_t luma;		/* m0 << HQV_FRAC_BITS, for code values */
+	int32_t cb[3], cr[3];	/* R, G, B */
+	int32_t off[3];		/* with both roundings */
+};
+
+/*
+ * T of R, G and B for count chroma samples, step bytes apart in rows a
+ * (this chroma row) and b (its neighbour). Where chroma is not subsampled
+ * down, b is a, and (3 a + a) * HQV_ONE / 4 is a * HQV_ONE: one expression
+ * serves both. t[count] repeats the last, the clamped right neighbour.
+ */
+static inline __attribute__((always_inline)) void
+chroma_terms(const struct terms_matrix *mx, const uint8_t *restrict a_cb,
+	     const uint8_t *restrict b_cb, const uint8_t *restrict a_cr,
+	     const uint8_t *restrict b_cr, size_t count, const size_t step,
+	     int32_t *restrict tr, int32_t *restrict tg, int32_t *restrict tb)
+{
+	const int32_t r1 = mx->cb[0], r2 = mx->cr[0], r0 = mx->off[0];
+	const int32_t g1 = mx->cb[1], g2 = mx->cr[1], g0 = mx->off[1];
+	const int32_t b1 = mx->cb[2], b2 = mx->cr[2], b0 = mx->off[2];
+	size_t k;
+
+	for (k = 0; k < count; k++) {
+		int32_t cb = (3 * a_cb[k * step] + b_cb[k * step]) * (HQV_ONE / 4);
+		int32_t cr = (3 * a_cr[k * step] + b_cr[k * step]) * (HQV_ONE / 4);
+
+		tr[k] = r1 * cb + r2 * cr + r0;
+		tg[k] = g1 * cb + g2 * cr + g0;
+		tb[k] = b1 * cb + b2 * cr + b0;
+	}
+	tr[count] = tr[count - 1];
+	tg[count] = tg[count - 1];
+	tb[count] = tb[count - 1];
 }
 
 /*
- * One chroma channel up-sampled to luma columns, from count samples step
- * bytes apart in rows a (this chroma row) and b (its neighbour). Where
- * chroma is not subsampled down, b is a, and (3 a + a) * HQV_ONE / 4 is
- * a * HQV_ONE: one expression serves both.
+ * The chroma terms of source row y, and where its lumas are, one byte
+ * apart: in the source, or picked out of a packed row into lbuf.
  */
-static inline __attribute__((always_inline)) void
-chroma_up(const uint8_t *restrict a, const uint8_t *restrict b,
-	  uint16_t *restrict out, size_t count, const size_t step,
-	  const bool half)
-{
-	size_t k;
-
-	if (!half) {
-		for (k = 0; k < count; k++)
-			out[k] = (3 * a[k * step] + b[k * step]) * (HQV_ONE / 4);
-		return;
-	}
-	for (k = 0; k + 1 < count; k++) {
-		uint32_t v0 = (3 * a[k * step] + b[k * step]) * (HQV_ONE / 4);
-		uint32_t v1 = (3 * a[(k + 1) * step] + b[(k + 1) * step]) *
-			      (HQV_ONE / 4);
-
-		out[2 * k] = v0;
-		out[2 * k + 1] = (v0 + v1 + 1) >> 1;
-	}
-	/* The last odd column's right neighbour is clamped to its left one,
-	 * and the mean of a sample with itself is the sample. */
-	out[2 * k] = out[2 * k + 1] =
-		(3 * a[k * step] + b[k * step]) * (HQV_ONE / 4);
-}
-
-static inline __attribute__((always_inline)) void
-chroma_up_pair(const struct hqv_yuv_row *r, uint16_t *restrict cb,
-	       uint16_t *restrict cr, const size_t step)
-{
-	bool half = r->hdiv == 2;
-
-	chroma_up(r->cb[0], r->cb[1], cb, r->c_count, step, half);
-	chroma_up(r->cr[0], r->cr[1], cr, r->c_count, step, half);
-}
-
-/* Row y of the source as 4:4:4 samples, the pipeline's hqv_unpack(). */
-static HQV_ROW_CLONES void
-yuv_samples(const struct hqv_job *job, uint32_t y, uint16_t *restrict ys,
-	    uint16_t *restrict cb, uint16_t *restrict cr)
+static HQV_ROW_CLONES const uint8_t *
+yuv_terms(const struct hqv_job *job, const struct terms_matrix *mx,
+	  uint32_t y, uint8_t *restrict lbuf, int32_t *tr, int32_t *tg,
+	  int32_t *tb)
 {
 	const size_t w = job->src.width;
 	struct hqv_yuv_row row;
+	const uint8_t *luma;
 	size_t x;
 
 	hqv_yuv_row_init(&row, job, &job->src, y);
-	if (row.y_step == 1) {
-		const uint8_t *restrict luma = row.y;
+	luma = row.y;
+	if (row.y_step != 1) {
+		const uint8_t *restrict packed = row.y;
 
 		for (x = 0; x < w; x++)
-			ys[x] = luma[x] * HQV_ONE;
-	} else {
-		const uint8_t *restrict luma = row.y;
-
-		for (x = 0; x < w; x++)
-			ys[x] = luma[2 * x] * HQV_ONE;
+			lbuf[x] = packed[2 * x];
+		luma = lbuf;
 	}
 	/* The step as a constant in each loop, by family. */
 	switch (row.c_step) {
 	case 1:
-		chroma_up_pair(&row, cb, cr, 1);
+		chroma_terms(mx, row.cb[0], row.cb[1], row.cr[0], row.cr[1],
+			     row.c_count, 1, tr, tg, tb);
 		break;
 	case 2:
-		chroma_up_pair(&row, cb, cr, 2);
+		chroma_terms(mx, row.cb[0], row.cb[1], row.cr[0], row.cr[1],
+			     row.c_count, 2, tr, tg, tb);
 		break;
 	default:
-		chroma_up_pair(&row, cb, cr, 4);
+		chroma_terms(mx, row.cb[0], row.cb[1], row.cr[0], row.cr[1],
+			     row.c_count, 4, tr, tg, tb);
 		break;
 	}
+	return luma;
 }
 
-/* The plan's matrix in registers: uint8_t stores could alias the plan. */
-struct matrix {
-	int32_t m[3][3];
-	int32_t o[3];
-};
-
-static void matrix_of(const struct hqv_job *job, struct matrix *mx)
+/* A code value from a sum that holds both roundings. */
+static inline __attribute__((always_inline)) uint32_t
+code_of(int32_t v)
 {
-	unsigned int i;
-
-	memcpy(mx->m, job->plan.matrix, sizeof(mx->m));
-	for (i = 0; i < 3; i++)
-		mx->o[i] = job->plan.offset[i] + (1 << (HQV_MATRIX_BITS - 1));
-}
-
-/* One sample through a row of the matrix, clamped, rounded to code. */
-static inline __attribute__((always_inline)) uint8_t
-matrix_code(int32_t m0, int32_t m1, int32_t m2, int32_t o, int32_t a,
-	    int32_t b, int32_t c)
-{
-	int32_t v = (m0 * a + m1 * b + m2 * c + o) >> HQV_MATRIX_BITS;
-
+	v >>= HQV_MATRIX_BITS + HQV_FRAC_BITS;
 	v = v < 0 ? 0 : v;
-	v = v > HQV_MAX_SAMPLE ? HQV_MAX_SAMPLE : v;
-	return (v + HQV_ONE / 2) >> HQV_FRAC_BITS;
+	return v > 255 ? 255 : v;
 }
 
 /* A byte at memory offset o of a 32-bit word, in the CPU's byte order. */
@@ -238,41 +227,50 @@ byte_at(uint32_t v, const size_t o)
 #endif
 }
 
-/* w pixels of samples to R'G'B' bytes; the fourth byte (bpp 4) is extra. */
+/* One pixel from its luma term and chroma terms, at out. */
 static inline __attribute__((always_inline)) void
-samples_to_rgb(const struct matrix *mx, const uint16_t *restrict ys,
-	       const uint16_t *restrict cb, const uint16_t *restrict cr,
-	       uint8_t *restrict out, const size_t w, const size_t bpp,
-	       const size_t o_r, const size_t o_g, const size_t o_b,
-	       const uint8_t extra)
+rgb_pixel(uint8_t *restrict out, int32_t yt, int32_t r, int32_t g,
+	  int32_t b, const size_t bpp, const size_t o_r, const size_t o_g,
+	  const size_t o_b, uint32_t extra)
 {
-	const int32_t m00 = mx->m[0][0], m01 = mx->m[0][1], m02 = mx->m[0][2];
-	const int32_t m10 = mx->m[1][0], m11 = mx->m[1][1], m12 = mx->m[1][2];
-	const int32_t m20 = mx->m[2][0], m21 = mx->m[2][1], m22 = mx->m[2][2];
-	const int32_t o0 = mx->o[0], o1 = mx->o[1], o2 = mx->o[2];
-	const size_t fourth = 6 - o_r - o_g - o_b;
-	size_t x;
-
 	if (bpp == 4) {
-		/* Each pixel as one 32-bit word, whose memory order the shifts
-		 * give: the vectoriser stores it whole rather than by bytes. */
-		for (x = 0; x < w; x++) {
-			int32_t a = ys[x], b = cb[x], c = cr[x];
-			uint32_t v = byte_at(matrix_code(m00, m01, m02, o0, a, b, c), o_r) |
-				     byte_at(matrix_code(m10, m11, m12, o1, a, b, c), o_g) |
-				     byte_at(matrix_code(m20, m21, m22, o2, a, b, c), o_b) |
-				     byte_at(extra, fourth);
+		/* One 32-bit word, so that the vectoriser stores it whole. */
+		uint32_t v = byte_at(code_of(yt + r), o_r) |
+			     byte_at(code_of(yt + g), o_g) |
+			     byte_at(code_of(yt + b), o_b) |
+			     byte_at(extra, 6 - o_r - o_g - o_b);
 
-			memcpy(out + 4 * x, &v, 4);
-		}
+		memcpy(out, &v, 4);
+	} else {
+		out[o_r] = code_of(yt + r);
+		out[o_g] = code_of(yt + g);
+		out[o_b] = code_of(yt + b);
+	}
+}
+
+/* A row of w pixels from lumas and terms; half: chroma every other pixel. */
+static inline __attribute__((always_inline)) void
+terms_to_rgb(const uint8_t *restrict luma, const int32_t *restrict tr,
+	     const int32_t *restrict tg, const int32_t *restrict tb,
+	     uint8_t *restrict out, const size_t w, const int32_t ly,
+	     const bool half, const size_t bpp, const size_t o_r,
+	     const size_t o_g, const size_t o_b, const uint32_t extra)
+{
+	size_t k;
+
+	if (!half) {
+		for (k = 0; k < w; k++)
+			rgb_pixel(out + bpp * k, ly * luma[k], tr[k], tg[k],
+				  tb[k], bpp, o_r, o_g, o_b, extra);
 		return;
 	}
-	for (x = 0; x < w; x++) {
-		int32_t a = ys[x], b = cb[x], c = cr[x];
-
-		out[bpp * x + o_r] = matrix_code(m00, m01, m02, o0, a, b, c);
-		out[bpp * x + o_g] = matrix_code(m10, m11, m12, o1, a, b, c);
-		out[bpp * x + o_b] = matrix_code(m20, m21, m22, o2, a, b, c);
+	/* The odd pixel's terms: the exact mean of its neighbours'. */
+	for (k = 0; k < w / 2; k++) {
+		rgb_pixel(out + 2 * bpp * k, ly * luma[2 * k], tr[k], tg[k],
+			  tb[k], bpp, o_r, o_g, o_b, extra);
+		rgb_pixel(out + 2 * bpp * k + bpp, ly * luma[2 * k + 1],
+			  (tr[k] + tr[k + 1]) >> 1, (tg[k] + tg[k + 1]) >> 1,
+			  (tb[k] + tb[k + 1]) >> 1, bpp, o_r, o_g, o_b, extra);
 	}
 }
 
@@ -281,19 +279,31 @@ yuv_to_rgb_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 		const size_t bpp, const size_t o_r, const size_t o_g,
 		const size_t o_b)
 {
+	const struct hqv_plan *plan = &job->plan;
 	const uint32_t w = job->src.width;
-	const size_t stride = samples_stride(w);
-	const uint8_t extra = hqv_format_has_alpha(job->dst.fmt) ?
-			      job->alpha : 0xff;
-	uint16_t *ys = scratch, *cb = ys + stride, *cr = cb + stride;
-	struct matrix mx;
+	const size_t stride = terms_stride(w);
+	const uint32_t extra = hqv_format_has_alpha(job->dst.fmt) ?
+			       job->alpha : 0xff;
+	const bool half = job->src.fmt->hsub == 2;
+	int32_t *tr = scratch, *tg = tr + stride, *tb = tg + stride;
+	uint8_t *lbuf = (uint8_t *)(tb + stride);
+	struct terms_matrix mx;
+	unsigned int i;
 	uint32_t r;
 
-	matrix_of(job, &mx);
+	mx.luma = plan->matrix[0][0] * HQV_ONE;
+	for (i = 0; i < 3; i++) {
+		mx.cb[i] = plan->matrix[i][1];
+		mx.cr[i] = plan->matrix[i][2];
+		mx.off[i] = plan->offset[i] + (1 << (HQV_MATRIX_BITS - 1)) +
+			    (1 << (HQV_MATRIX_BITS + HQV_FRAC_BITS - 1));
+	}
 	for (r = 0; r < 2; r++) {
-		yuv_samples(job, y + r, ys, cb, cr);
-		samples_to_rgb(&mx, ys, cb, cr, dst_row(job, 0, y + r), w, bpp,
-			       o_r, o_g, o_b, extra);
+		const uint8_t *luma = yuv_terms(job, &mx, y + r, lbuf, tr, tg,
+						tb);
+
+		terms_to_rgb(luma, tr, tg, tb, dst_row(job, 0, y + r), w,
+			     mx.luma, half, bpp, o_r, o_g, o_b, extra);
 	}
 }
 
@@ -312,8 +322,17 @@ YUV_TO_RGB(yuv_to_rgb_4_123, 4, 1, 2, 3)
 YUV_TO_RGB(yuv_to_rgb_4_210, 4, 2, 1, 0)
 YUV_TO_RGB(yuv_to_rgb_4_321, 4, 3, 2, 1)
 
-static hqv_direct_fn *yuv_to_rgb_find(const struct hqv_format *d)
+static hqv_direct_fn *yuv_to_rgb_find(const struct hqv_job *job,
+				      size_t *scratch)
 {
+	const struct hqv_format *d = job->dst.fmt;
+	const int32_t(*m)[3] = job->plan.matrix;
+
+	/* The luma term is computed once for R, G and B. */
+	if (m[1][0] != m[0][0] || m[2][0] != m[0][0])
+		return NULL;
+	*scratch = 3 * terms_stride(job->src.width) * sizeof(int32_t) +
+		   job->src.width;
 	switch (d->bytes_per_group[0] << 12 | d->order[0] << 8 |
 		d->order[1] << 4 | d->order[2]) {
 	case 0x3012:
@@ -355,11 +374,8 @@ hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch)
 	if (!in_place(job))
 		return NULL;
 	if (s->is_yuv && s->family != HQV_FAMILY_GREY &&
-	    d->family == HQV_FAMILY_RGB) {
-		*scratch = 3 * samples_stride(job->src.width) *
-			   sizeof(uint16_t);
-		return yuv_to_rgb_find(d);
-	}
+	    d->family == HQV_FAMILY_RGB)
+		return yuv_to_rgb_find(job, scratch);
 	if (!job->plan.identity)
 		return NULL;
 	/* Padding bytes (XRGB32's X) are written 0xff, not copied. */
