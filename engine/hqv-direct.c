@@ -351,6 +351,294 @@ static hqv_direct_fn *yuv_to_rgb_find(const struct hqv_job *job,
 	return NULL;
 }
 
+/*
+ * 24- or 32-bit R'G'B' to Y'CbCr, the pipeline's arithmetic in simple
+ * loops. The first, one per source byte order, puts each pixel of a row
+ * through the matrix: luma straight to code values (clamping and the two
+ * roundings folded into one shift, as for Y'CbCr to R'G'B' above), Cb and
+ * Cr to clamped samples in scratch arrays, since chroma is averaged before
+ * it is rounded. The second averages chroma down as hqv-pack.c does: the
+ * [1 2 1] / 4 filter across (left index clamped; the right one never
+ * needs it, widths being even) over the sum of the row pair for 4:2:0,
+ * all in one rounding, and stores the code values in the destination's
+ * layout.
+ */
+
+/* Samples per scratch array: whole 32-byte vectors. */
+static size_t samples_stride(uint32_t width)
+{
+	return ((size_t)width + 15) & ~(size_t)15;
+}
+
+/* The plan's matrix in registers, for code values (samples >> 6). */
+struct rgb_matrix {
+	int32_t m[3][3];
+	int32_t o[3];		/* luma's with both roundings */
+};
+
+/* A byte at memory offset o of a 32-bit word, in the CPU's byte order. */
+static inline __attribute__((always_inline)) uint32_t
+byte_of(uint32_t v, const size_t o)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return (v >> (8 * (3 - o))) & 0xff;
+#else
+	return (v >> (8 * o)) & 0xff;
+#endif
+}
+
+static inline __attribute__((always_inline)) uint16_t
+clamp_shift(int32_t v)
+{
+	return hqv_clamp_sample(v >> HQV_MATRIX_BITS);
+}
+
+/* One row of w pixels to luma codes and chroma samples. */
+static inline __attribute__((always_inline)) void
+rgb_to_samples(const struct rgb_matrix *mx, const uint8_t *restrict in,
+	       uint8_t *restrict yc, uint16_t *restrict cb,
+	       uint16_t *restrict cr, const size_t w, const size_t bpp,
+	       const size_t o_r, const size_t o_g, const size_t o_b)
+{
+	const int32_t m00 = mx->m[0][0], m01 = mx->m[0][1], m02 = mx->m[0][2];
+	const int32_t m10 = mx->m[1][0], m11 = mx->m[1][1], m12 = mx->m[1][2];
+	const int32_t m20 = mx->m[2][0], m21 = mx->m[2][1], m22 = mx->m[2][2];
+	const int32_t o0 = mx->o[0], o1 = mx->o[1], o2 = mx->o[2];
+	size_t x;
+
+	for (x = 0; x < w; x++) {
+		int32_t r, g, b;
+
+		if (bpp == 4) {
+			/* One 32-bit load, so that the vectoriser reads it
+			 * whole rather than by bytes. */
+			uint32_t v;
+
+			memcpy(&v, in + 4 * x, 4);
+			r = byte_of(v, o_r);
+			g = byte_of(v, o_g);
+			b = byte_of(v, o_b);
+		} else {
+			r = in[bpp * x + o_r];
+			g = in[bpp * x + o_g];
+			b = in[bpp * x + o_b];
+		}
+		yc[x] = code_of(m00 * r + m01 * g + m02 * b + o0);
+		cb[x] = clamp_shift(m10 * r + m11 * g + m12 * b + o1);
+		cr[x] = clamp_shift(m20 * r + m21 * g + m22 * b + o2);
+	}
+}
+
+/*
+ * cw chroma codes from the samples of one row (b NULL: [1 2 1] / 4) or of
+ * a row pair, every step bytes; the caller gives step as a constant.
+ */
+static inline __attribute__((always_inline)) void
+chroma_down(const uint16_t *restrict a, const uint16_t *restrict b,
+	    uint8_t *restrict out, const size_t cw, const size_t step)
+{
+	size_t k;
+
+	if (b) {
+		out[0] = (3 * (a[0] + b[0]) + a[1] + b[1] +
+			  4 * HQV_ONE) >> (HQV_FRAC_BITS + 3);
+		for (k = 1; k < cw; k++)
+			out[k * step] = (a[2 * k - 1] + b[2 * k - 1] +
+					 2 * (a[2 * k] + b[2 * k]) +
+					 a[2 * k + 1] + b[2 * k + 1] +
+					 4 * HQV_ONE) >> (HQV_FRAC_BITS + 3);
+	} else {
+		out[0] = (3 * a[0] + a[1] + 2 * HQV_ONE) >> (HQV_FRAC_BITS + 2);
+		for (k = 1; k < cw; k++)
+			out[k * step] = (a[2 * k - 1] + 2 * a[2 * k] +
+					 a[2 * k + 1] +
+					 2 * HQV_ONE) >> (HQV_FRAC_BITS + 2);
+	}
+}
+
+/* Chroma not subsampled across: each sample rounded to its code. */
+static inline __attribute__((always_inline)) void
+chroma_codes(const uint16_t *restrict a, uint8_t *restrict out,
+	     const size_t cw, const size_t step)
+{
+	size_t k;
+
+	for (k = 0; k < cw; k++)
+		out[k * step] = (a[k] + HQV_ONE / 2) >> HQV_FRAC_BITS;
+}
+
+/* Packed 4:2:2 from luma codes and chroma codes, y0: the first luma's byte. */
+static inline __attribute__((always_inline)) void
+pack422(const uint8_t *restrict yc, const uint8_t *restrict c0,
+	const uint8_t *restrict c1, uint8_t *restrict out, const size_t cw,
+	const size_t y0)
+{
+	const size_t c = 1 - y0;
+	size_t k;
+
+	for (k = 0; k < cw; k++) {
+		out[4 * k + y0] = yc[2 * k];
+		out[4 * k + y0 + 2] = yc[2 * k + 1];
+		out[4 * k + c] = c0[k];
+		out[4 * k + c + 2] = c1[k];
+	}
+}
+
+/*
+ * The destination's chroma (and luma, when packed) for rows y and y + 1
+ * from the scratch of rgb_to_yuv_rows(): lumas yc[2], samples cb[2], cr[2].
+ */
+static HQV_ROW_CLONES void
+yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
+		 const uint16_t *const cb[2], const uint16_t *const cr[2],
+		 uint8_t *restrict tmp)
+{
+	const struct hqv_format *d = job->dst.fmt;
+	const size_t w = job->dst.width, cw = w / d->hsub;
+	unsigned int r;
+
+	if (d->family == HQV_FAMILY_GREY)
+		return;
+	if (d->vsub == 2) {
+		/* 4:2:0: one chroma row from the pair. */
+		if (d->family == HQV_FAMILY_SEMIPLANAR) {
+			uint8_t *c = dst_row(job, 1, y / 2);
+
+			chroma_down(cb[0], cb[1], c + d->order[0], cw, 2);
+			chroma_down(cr[0], cr[1], c + d->order[1], cw, 2);
+		} else {
+			chroma_down(cb[0], cb[1], dst_row(job, d->order[1], y / 2),
+				    cw, 1);
+			chroma_down(cr[0], cr[1], dst_row(job, d->order[2], y / 2),
+				    cw, 1);
+		}
+		return;
+	}
+	for (r = 0; r < 2; r++) {
+		if (d->family == HQV_FAMILY_PACKED_YUV) {
+			/* Chroma codes into scratch, then one interleave. */
+			uint8_t *c0 = tmp, *c1 = tmp + cw;
+			const uint16_t *s0 = cb[r], *s1 = cr[r];
+
+			/* The chroma byte that comes first: Cb (YUYV, UYVY)
+			 * or Cr (YVYU, VYUY). */
+			if (d->order[3] < d->order[1]) {
+				s0 = cr[r];
+				s1 = cb[r];
+			}
+			chroma_down(s0, NULL, c0, cw, 1);
+			chroma_down(s1, NULL, c1, cw, 1);
+			if (d->order[0] == 0)
+				pack422(yc[r], c0, c1, dst_row(job, 0, y + r),
+					cw, 0);
+			else
+				pack422(yc[r], c0, c1, dst_row(job, 0, y + r),
+					cw, 1);
+		} else if (d->family == HQV_FAMILY_SEMIPLANAR) {
+			uint8_t *c = dst_row(job, 1, y + r);
+
+			if (d->hsub == 2) {
+				chroma_down(cb[r], NULL, c + d->order[0], cw, 2);
+				chroma_down(cr[r], NULL, c + d->order[1], cw, 2);
+			} else {
+				chroma_codes(cb[r], c + d->order[0], cw, 2);
+				chroma_codes(cr[r], c + d->order[1], cw, 2);
+			}
+		} else {
+			uint8_t *pb = dst_row(job, d->order[1], y + r);
+			uint8_t *pr = dst_row(job, d->order[2], y + r);
+
+			if (d->hsub == 2) {
+				chroma_down(cb[r], NULL, pb, cw, 1);
+				chroma_down(cr[r], NULL, pr, cw, 1);
+			} else {
+				chroma_codes(cb[r], pb, cw, 1);
+				chroma_codes(cr[r], pr, cw, 1);
+			}
+		}
+	}
+}
+
+static inline __attribute__((always_inline)) void
+rgb_to_yuv_rows(const struct hqv_job *job, void *scratch, uint32_t y,
+		const size_t bpp, const size_t o_r, const size_t o_g,
+		const size_t o_b)
+{
+	const struct hqv_plan *plan = &job->plan;
+	const size_t w = job->src.width, stride = samples_stride(w);
+	const bool packed = job->dst.fmt->family == HQV_FAMILY_PACKED_YUV;
+	uint16_t *cb[2], *cr[2];
+	uint8_t *yc[2], *tmp;
+	struct rgb_matrix mx;
+	unsigned int i, j, r;
+
+	cb[0] = scratch;
+	cr[0] = cb[0] + stride;
+	cb[1] = cr[0] + stride;
+	cr[1] = cb[1] + stride;
+	yc[0] = (uint8_t *)(cr[1] + stride);
+	yc[1] = yc[0] + stride;
+	tmp = yc[1] + stride;
+	for (i = 0; i < 3; i++) {
+		/* Samples are code values << HQV_FRAC_BITS. */
+		for (j = 0; j < 3; j++)
+			mx.m[i][j] = plan->matrix[i][j] * HQV_ONE;
+		mx.o[i] = plan->offset[i] + (1 << (HQV_MATRIX_BITS - 1));
+	}
+	mx.o[0] += 1 << (HQV_MATRIX_BITS + HQV_FRAC_BITS - 1);
+	for (r = 0; r < 2; r++) {
+		uint8_t *luma = packed ? yc[r] : dst_row(job, 0, y + r);
+
+		if (!packed)
+			yc[r] = luma;
+		rgb_to_samples(&mx, src_row(job, 0, y + r), luma, cb[r], cr[r],
+			       w, bpp, o_r, o_g, o_b);
+	}
+	yuv_from_samples(job, y, yc, (const uint16_t *const *)cb,
+			 (const uint16_t *const *)cr, tmp);
+}
+
+/* Named by the source's bytes per pixel and bytes of R, G and B. */
+#define RGB_TO_YUV(name, bpp, o_r, o_g, o_b)				\
+static HQV_ROW_CLONES void name(const struct hqv_job *job,		\
+				void *scratch, uint32_t y)		\
+{									\
+	rgb_to_yuv_rows(job, scratch, y, bpp, o_r, o_g, o_b);		\
+}
+
+RGB_TO_YUV(rgb_to_yuv_3_012, 3, 0, 1, 2)
+RGB_TO_YUV(rgb_to_yuv_3_210, 3, 2, 1, 0)
+RGB_TO_YUV(rgb_to_yuv_4_012, 4, 0, 1, 2)
+RGB_TO_YUV(rgb_to_yuv_4_123, 4, 1, 2, 3)
+RGB_TO_YUV(rgb_to_yuv_4_210, 4, 2, 1, 0)
+RGB_TO_YUV(rgb_to_yuv_4_321, 4, 3, 2, 1)
+
+static hqv_direct_fn *rgb_to_yuv_find(const struct hqv_job *job,
+				      size_t *scratch)
+{
+	const struct hqv_format *s = job->src.fmt;
+
+	/* Four sample arrays, two luma rows and packed chroma codes. */
+	*scratch = samples_stride(job->src.width) *
+		   (4 * sizeof(uint16_t) + 3);
+	switch (s->bytes_per_group[0] << 12 | s->order[0] << 8 |
+		s->order[1] << 4 | s->order[2]) {
+	case 0x3012:
+		return rgb_to_yuv_3_012;
+	case 0x3210:
+		return rgb_to_yuv_3_210;
+	case 0x4012:
+		return rgb_to_yuv_4_012;
+	case 0x4123:
+		return rgb_to_yuv_4_123;
+	case 0x4210:
+		return rgb_to_yuv_4_210;
+	case 0x4321:
+		return rgb_to_yuv_4_321;
+	}
+	return NULL;
+}
+
 /* Whether a job keeps every pixel in its place. */
 static bool in_place(const struct hqv_job *job)
 {
@@ -376,6 +664,8 @@ hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch)
 	if (s->is_yuv && s->family != HQV_FAMILY_GREY &&
 	    d->family == HQV_FAMILY_RGB)
 		return yuv_to_rgb_find(job, scratch);
+	if (s->family == HQV_FAMILY_RGB && d->is_yuv)
+		return rgb_to_yuv_find(job, scratch);
 	if (!job->plan.identity)
 		return NULL;
 	/* Padding bytes (XRGB32's X) are written 0xff, not copied. */
