@@ -370,9 +370,13 @@ static size_t samples_stride(uint32_t width)
 	return ((size_t)width + 15) & ~(size_t)15;
 }
 
-/* The plan's matrix in registers, for code values (samples >> 6). */
+/*
+ * The plan's matrix in registers, applied to code values (samples >> 6):
+ * its coefficients fit 16 bits (the find function checks), so the
+ * vectoriser multiplies 16 lanes at a time into 32-bit products.
+ */
 struct rgb_matrix {
-	int32_t m[3][3];
+	int16_t m[3][3];
 	int32_t o[3];		/* luma's with both roundings */
 };
 
@@ -400,14 +404,14 @@ rgb_to_samples(const struct rgb_matrix *mx, const uint8_t *restrict in,
 	       uint16_t *restrict cr, const size_t w, const size_t bpp,
 	       const size_t o_r, const size_t o_g, const size_t o_b)
 {
-	const int32_t m00 = mx->m[0][0], m01 = mx->m[0][1], m02 = mx->m[0][2];
-	const int32_t m10 = mx->m[1][0], m11 = mx->m[1][1], m12 = mx->m[1][2];
-	const int32_t m20 = mx->m[2][0], m21 = mx->m[2][1], m22 = mx->m[2][2];
+	const int16_t m00 = mx->m[0][0], m01 = mx->m[0][1], m02 = mx->m[0][2];
+	const int16_t m10 = mx->m[1][0], m11 = mx->m[1][1], m12 = mx->m[1][2];
+	const int16_t m20 = mx->m[2][0], m21 = mx->m[2][1], m22 = mx->m[2][2];
 	const int32_t o0 = mx->o[0], o1 = mx->o[1], o2 = mx->o[2];
 	size_t x;
 
 	for (x = 0; x < w; x++) {
-		int32_t r, g, b;
+		int16_t r, g, b;
 
 		if (bpp == 4) {
 			/* One 32-bit load, so that the vectoriser reads it
@@ -423,9 +427,10 @@ rgb_to_samples(const struct rgb_matrix *mx, const uint8_t *restrict in,
 			g = in[bpp * x + o_g];
 			b = in[bpp * x + o_b];
 		}
-		yc[x] = code_of(m00 * r + m01 * g + m02 * b + o0);
-		cb[x] = clamp_shift(m10 * r + m11 * g + m12 * b + o1);
-		cr[x] = clamp_shift(m20 * r + m21 * g + m22 * b + o2);
+		/* Samples are code values << HQV_FRAC_BITS. */
+		yc[x] = code_of(((m00 * r + m01 * g + m02 * b) << HQV_FRAC_BITS) + o0);
+		cb[x] = clamp_shift(((m10 * r + m11 * g + m12 * b) << HQV_FRAC_BITS) + o1);
+		cr[x] = clamp_shift(((m20 * r + m21 * g + m22 * b) << HQV_FRAC_BITS) + o2);
 	}
 }
 
@@ -580,9 +585,8 @@ rgb_to_yuv_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 	yc[1] = yc[0] + stride;
 	tmp = yc[1] + stride;
 	for (i = 0; i < 3; i++) {
-		/* Samples are code values << HQV_FRAC_BITS. */
 		for (j = 0; j < 3; j++)
-			mx.m[i][j] = plan->matrix[i][j] * HQV_ONE;
+			mx.m[i][j] = plan->matrix[i][j];
 		mx.o[i] = plan->offset[i] + (1 << (HQV_MATRIX_BITS - 1));
 	}
 	mx.o[0] += 1 << (HQV_MATRIX_BITS + HQV_FRAC_BITS - 1);
@@ -617,7 +621,13 @@ static hqv_direct_fn *rgb_to_yuv_find(const struct hqv_job *job,
 				      size_t *scratch)
 {
 	const struct hqv_format *s = job->src.fmt;
+	unsigned int i, j;
 
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			if (job->plan.matrix[i][j] < -32768 ||
+			    job->plan.matrix[i][j] > 32767)
+				return NULL;
 	/* Four sample arrays, two luma rows and packed chroma codes. */
 	*scratch = samples_stride(job->src.width) *
 		   (4 * sizeof(uint16_t) + 3);
