@@ -371,13 +371,14 @@ static size_t samples_stride(uint32_t width)
 }
 
 /*
- * The plan's matrix in registers, applied to code values (samples >> 6):
- * its coefficients fit 16 bits (the find function checks), so the
- * vectoriser multiplies 16 lanes at a time into 32-bit products.
+ * The plan's matrix in registers, applied to code values rather than
+ * samples (code << 6): (64 s + o) >> n is (s + (o >> 6)) >> (n - 6) for
+ * n >= 6, since the bits o loses are less than one step of 64 s. Its
+ * coefficients fit 16 bits (the find function checks).
  */
 struct rgb_matrix {
 	int16_t m[3][3];
-	int32_t o[3];		/* luma's with both roundings */
+	int32_t o[3];		/* with the roundings, >> HQV_FRAC_BITS */
 };
 
 /* A byte at memory offset o of a 32-bit word, in the CPU's byte order. */
@@ -391,10 +392,20 @@ byte_of(uint32_t v, const size_t o)
 #endif
 }
 
+/* A clamped sample from a sum over code values. */
 static inline __attribute__((always_inline)) uint16_t
 clamp_shift(int32_t v)
 {
-	return hqv_clamp_sample(v >> HQV_MATRIX_BITS);
+	return hqv_clamp_sample(v >> (HQV_MATRIX_BITS - HQV_FRAC_BITS));
+}
+
+/* A code value from a sum over code values that holds both roundings. */
+static inline __attribute__((always_inline)) uint32_t
+code_of_codes(int32_t v)
+{
+	v >>= HQV_MATRIX_BITS;
+	v = v < 0 ? 0 : v;
+	return v > 255 ? 255 : v;
 }
 
 /* One row of w pixels to luma codes and chroma samples. */
@@ -427,10 +438,9 @@ rgb_to_samples(const struct rgb_matrix *mx, const uint8_t *restrict in,
 			g = in[bpp * x + o_g];
 			b = in[bpp * x + o_b];
 		}
-		/* Samples are code values << HQV_FRAC_BITS. */
-		yc[x] = code_of(((m00 * r + m01 * g + m02 * b) << HQV_FRAC_BITS) + o0);
-		cb[x] = clamp_shift(((m10 * r + m11 * g + m12 * b) << HQV_FRAC_BITS) + o1);
-		cr[x] = clamp_shift(((m20 * r + m21 * g + m22 * b) << HQV_FRAC_BITS) + o2);
+		yc[x] = code_of_codes(m00 * r + m01 * g + m02 * b + o0);
+		cb[x] = clamp_shift(m10 * r + m11 * g + m12 * b + o1);
+		cr[x] = clamp_shift(m20 * r + m21 * g + m22 * b + o2);
 	}
 }
 
@@ -590,6 +600,8 @@ rgb_to_yuv_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 		mx.o[i] = plan->offset[i] + (1 << (HQV_MATRIX_BITS - 1));
 	}
 	mx.o[0] += 1 << (HQV_MATRIX_BITS + HQV_FRAC_BITS - 1);
+	for (i = 0; i < 3; i++)
+		mx.o[i] >>= HQV_FRAC_BITS;
 	for (r = 0; r < 2; r++) {
 		uint8_t *luma = packed ? yc[r] : dst_row(job, 0, y + r);
 
