@@ -227,25 +227,21 @@ byte_at(uint32_t v, const size_t o)
 #endif
 }
 
-/* One pixel from its luma term and chroma terms, at out. */
+/*
+ * One pixel from its luma term and chroma terms, at out: one 32-bit word,
+ * so that the vectoriser stores it whole rather than byte by byte.
+ */
 static inline __attribute__((always_inline)) void
 rgb_pixel(uint8_t *restrict out, int32_t yt, int32_t r, int32_t g,
-	  int32_t b, const size_t bpp, const size_t o_r, const size_t o_g,
-	  const size_t o_b, uint32_t extra)
+	  int32_t b, const size_t o_r, const size_t o_g, const size_t o_b,
+	  uint32_t extra)
 {
-	if (bpp == 4) {
-		/* One 32-bit word, so that the vectoriser stores it whole. */
-		uint32_t v = byte_at(code_of(yt + r), o_r) |
-			     byte_at(code_of(yt + g), o_g) |
-			     byte_at(code_of(yt + b), o_b) |
-			     byte_at(extra, 6 - o_r - o_g - o_b);
+	uint32_t v = byte_at(code_of(yt + r), o_r) |
+		     byte_at(code_of(yt + g), o_g) |
+		     byte_at(code_of(yt + b), o_b) |
+		     byte_at(extra, 6 - o_r - o_g - o_b);
 
-		memcpy(out, &v, 4);
-	} else {
-		out[o_r] = code_of(yt + r);
-		out[o_g] = code_of(yt + g);
-		out[o_b] = code_of(yt + b);
-	}
+	memcpy(out, &v, 4);
 }
 
 /* A row of w pixels from lumas and terms; half: chroma every other pixel. */
@@ -253,24 +249,37 @@ static inline __attribute__((always_inline)) void
 terms_to_rgb(const uint8_t *restrict luma, const int32_t *restrict tr,
 	     const int32_t *restrict tg, const int32_t *restrict tb,
 	     uint8_t *restrict out, const size_t w, const int32_t ly,
-	     const bool half, const size_t bpp, const size_t o_r,
-	     const size_t o_g, const size_t o_b, const uint32_t extra)
+	     const bool half, const size_t o_r, const size_t o_g,
+	     const size_t o_b, const uint32_t extra)
 {
 	size_t k;
 
 	if (!half) {
 		for (k = 0; k < w; k++)
-			rgb_pixel(out + bpp * k, ly * luma[k], tr[k], tg[k],
-				  tb[k], bpp, o_r, o_g, o_b, extra);
+			rgb_pixel(out + 4 * k, ly * luma[k], tr[k], tg[k],
+				  tb[k], o_r, o_g, o_b, extra);
 		return;
 	}
 	/* The odd pixel's terms: the exact mean of its neighbours'. */
 	for (k = 0; k < w / 2; k++) {
-		rgb_pixel(out + 2 * bpp * k, ly * luma[2 * k], tr[k], tg[k],
-			  tb[k], bpp, o_r, o_g, o_b, extra);
-		rgb_pixel(out + 2 * bpp * k + bpp, ly * luma[2 * k + 1],
+		rgb_pixel(out + 8 * k, ly * luma[2 * k], tr[k], tg[k], tb[k],
+			  o_r, o_g, o_b, extra);
+		rgb_pixel(out + 8 * k + 4, ly * luma[2 * k + 1],
 			  (tr[k] + tr[k + 1]) >> 1, (tg[k] + tg[k + 1]) >> 1,
-			  (tb[k] + tb[k + 1]) >> 1, bpp, o_r, o_g, o_b, extra);
+			  (tb[k] + tb[k + 1]) >> 1, o_r, o_g, o_b, extra);
+	}
+}
+
+/* 24-bit pixels from 32-bit ones: a loop of its own that vectorises. */
+static inline __attribute__((always_inline)) void
+rgb32_to_24(const uint8_t *restrict in, uint8_t *restrict out, size_t w)
+{
+	size_t x;
+
+	for (x = 0; x < w; x++) {
+		out[3 * x] = in[4 * x];
+		out[3 * x + 1] = in[4 * x + 1];
+		out[3 * x + 2] = in[4 * x + 2];
 	}
 }
 
@@ -287,6 +296,8 @@ yuv_to_rgb_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 	const bool half = job->src.fmt->hsub == 2;
 	int32_t *tr = scratch, *tg = tr + stride, *tb = tg + stride;
 	uint8_t *lbuf = (uint8_t *)(tb + stride);
+	/* 24-bit rows are built as 32-bit ones first, bytes 0 to 2. */
+	uint8_t *wbuf = lbuf + 4 * stride;
 	struct terms_matrix mx;
 	unsigned int i;
 	uint32_t r;
@@ -302,8 +313,14 @@ yuv_to_rgb_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 		const uint8_t *luma = yuv_terms(job, &mx, y + r, lbuf, tr, tg,
 						tb);
 
-		terms_to_rgb(luma, tr, tg, tb, dst_row(job, 0, y + r), w,
-			     mx.luma, half, bpp, o_r, o_g, o_b, extra);
+		if (bpp == 4) {
+			terms_to_rgb(luma, tr, tg, tb, dst_row(job, 0, y + r),
+				     w, mx.luma, half, o_r, o_g, o_b, extra);
+		} else {
+			terms_to_rgb(luma, tr, tg, tb, wbuf, w, mx.luma, half,
+				     o_r, o_g, o_b, extra);
+			rgb32_to_24(wbuf, dst_row(job, 0, y + r), w);
+		}
 	}
 }
 
@@ -331,8 +348,8 @@ static hqv_direct_fn *yuv_to_rgb_find(const struct hqv_job *job,
 	/* The luma term is computed once for R, G and B. */
 	if (m[1][0] != m[0][0] || m[2][0] != m[0][0])
 		return NULL;
-	*scratch = 3 * terms_stride(job->src.width) * sizeof(int32_t) +
-		   job->src.width;
+	/* Terms, packed lumas, 24-bit destinations' 32-bit row. */
+	*scratch = terms_stride(job->src.width) * (3 * sizeof(int32_t) + 8);
 	switch (d->bytes_per_group[0] << 12 | d->order[0] << 8 |
 		d->order[1] << 4 | d->order[2]) {
 	case 0x3012:
