@@ -154,8 +154,10 @@ chroma_terms(const struct terms_matrix *mx, const uint8_t *restrict a_cb,
 	size_t k;
 
 	for (k = 0; k < count; k++) {
-		int32_t cb = (3 * a_cb[k * step] + b_cb[k * step]) * (HQV_ONE / 4);
-		int32_t cr = (3 * a_cr[k * step] + b_cr[k * step]) * (HQV_ONE / 4);
+		int32_t cb = (3 * a_cb[k * step] + b_cb[k * step]) *
+			     (HQV_ONE / 4);
+		int32_t cr = (3 * a_cr[k * step] + b_cr[k * step]) *
+			     (HQV_ONE / 4);
 
 		tr[k] = r1 * cb + r2 * cr + r0;
 		tg[k] = g1 * cb + g2 * cr + g0;
@@ -170,10 +172,10 @@ chroma_terms(const struct terms_matrix *mx, const uint8_t *restrict a_cb,
  * The chroma terms of source row y, and where its lumas are, one byte
  * apart: in the source, or picked out of a packed row into lbuf.
  */
-static HQV_ROW_CLONES const uint8_t *
+static HQV_ROW_CLONES void
 yuv_terms(const struct hqv_job *job, const struct terms_matrix *mx,
 	  uint32_t y, uint8_t *restrict lbuf, int32_t *tr, int32_t *tg,
-	  int32_t *tb)
+	  int32_t *tb, const uint8_t **lumas)
 {
 	const size_t w = job->src.width;
 	struct hqv_yuv_row row;
@@ -204,7 +206,7 @@ yuv_terms(const struct hqv_job *job, const struct terms_matrix *mx,
 			     row.c_count, 4, tr, tg, tb);
 		break;
 	}
-	return luma;
+	*lumas = luma;
 }
 
 /* A code value from a sum that holds both roundings. */
@@ -310,8 +312,9 @@ yuv_to_rgb_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 			    (1 << (HQV_MATRIX_BITS + HQV_FRAC_BITS - 1));
 	}
 	for (r = 0; r < 2; r++) {
-		const uint8_t *luma = yuv_terms(job, &mx, y + r, lbuf, tr, tg,
-						tb);
+		const uint8_t *luma;
+
+		yuv_terms(job, &mx, y + r, lbuf, tr, tg, tb, &luma);
 
 		if (bpp == 4) {
 			terms_to_rgb(luma, tr, tg, tb, dst_row(job, 0, y + r),
@@ -442,8 +445,7 @@ rgb_to_samples(const struct rgb_matrix *mx, const uint8_t *restrict in,
 		int16_t r, g, b;
 
 		if (bpp == 4) {
-			/* One 32-bit load, so that the vectoriser reads it
-			 * whole rather than by bytes. */
+			/* One 32-bit load: the vectoriser reads it whole. */
 			uint32_t v;
 
 			memcpy(&v, in + 4 * x, 4);
@@ -539,10 +541,11 @@ yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
 			chroma_down(cb[0], cb[1], c + d->order[0], cw, 2);
 			chroma_down(cr[0], cr[1], c + d->order[1], cw, 2);
 		} else {
-			chroma_down(cb[0], cb[1], dst_row(job, d->order[1], y / 2),
-				    cw, 1);
-			chroma_down(cr[0], cr[1], dst_row(job, d->order[2], y / 2),
-				    cw, 1);
+			uint8_t *pb = dst_row(job, d->order[1], y / 2);
+			uint8_t *pr = dst_row(job, d->order[2], y / 2);
+
+			chroma_down(cb[0], cb[1], pb, cw, 1);
+			chroma_down(cr[0], cr[1], pr, cw, 1);
 		}
 		return;
 	}
@@ -552,8 +555,7 @@ yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
 			uint8_t *c0 = tmp, *c1 = tmp + cw;
 			const uint16_t *s0 = cb[r], *s1 = cr[r];
 
-			/* The chroma byte that comes first: Cb (YUYV, UYVY)
-			 * or Cr (YVYU, VYUY). */
+			/* Chroma byte first: Cb (YUYV, UYVY), Cr (YVYU). */
 			if (d->order[3] < d->order[1]) {
 				s0 = cr[r];
 				s1 = cb[r];
@@ -569,12 +571,14 @@ yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
 		} else if (d->family == HQV_FAMILY_SEMIPLANAR) {
 			uint8_t *c = dst_row(job, 1, y + r);
 
+			uint8_t *pb = c + d->order[0], *pr = c + d->order[1];
+
 			if (d->hsub == 2) {
-				chroma_down(cb[r], NULL, c + d->order[0], cw, 2);
-				chroma_down(cr[r], NULL, c + d->order[1], cw, 2);
+				chroma_down(cb[r], NULL, pb, cw, 2);
+				chroma_down(cr[r], NULL, pr, cw, 2);
 			} else {
-				chroma_codes(cb[r], c + d->order[0], cw, 2);
-				chroma_codes(cr[r], c + d->order[1], cw, 2);
+				chroma_codes(cb[r], pb, cw, 2);
+				chroma_codes(cr[r], pr, cw, 2);
 			}
 		} else {
 			uint8_t *pb = dst_row(job, d->order[1], y + r);
@@ -713,8 +717,11 @@ hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch)
 		return copy_pair;
 	if (s->family == HQV_FAMILY_PACKED_YUV && d->vsub == 2 &&
 	    d->hsub == 2 && job->plan.chroma_copy_h) {
-		/* Cb and Cr swap places for NV21 (and for planar ones the
-		 * plane pointers do), so the byte written first is: */
+		/*
+		 * The source byte of the chroma written first: Cr for NV21,
+		 * else Cb (planar ones take their planes' order from the
+		 * plane pointers).
+		 */
 		uint32_t c0 = s->order[d->family == HQV_FAMILY_SEMIPLANAR &&
 				       d->order[0] ? 3 : 1];
 
