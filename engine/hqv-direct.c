@@ -393,11 +393,10 @@ static size_t samples_stride(uint32_t width)
 /*
  * The plan's matrix in registers, applied to code values rather than
  * samples (code << 6): (64 s + o) >> n is (s + (o >> 6)) >> (n - 6) for
- * n >= 6, since the bits o loses are less than one step of 64 s. Its
- * coefficients fit 16 bits (the find function checks).
+ * n >= 6, since the bits o loses are less than one step of 64 s.
  */
 struct rgb_matrix {
-	int16_t m[3][3];
+	int32_t m[3][3];
 	int32_t o[3];		/* with the roundings, >> HQV_FRAC_BITS */
 };
 
@@ -435,14 +434,14 @@ rgb_to_samples(const struct rgb_matrix *mx, const uint8_t *restrict in,
 	       uint16_t *restrict cr, const size_t w, const size_t bpp,
 	       const size_t o_r, const size_t o_g, const size_t o_b)
 {
-	const int16_t m00 = mx->m[0][0], m01 = mx->m[0][1], m02 = mx->m[0][2];
-	const int16_t m10 = mx->m[1][0], m11 = mx->m[1][1], m12 = mx->m[1][2];
-	const int16_t m20 = mx->m[2][0], m21 = mx->m[2][1], m22 = mx->m[2][2];
+	const int32_t m00 = mx->m[0][0], m01 = mx->m[0][1], m02 = mx->m[0][2];
+	const int32_t m10 = mx->m[1][0], m11 = mx->m[1][1], m12 = mx->m[1][2];
+	const int32_t m20 = mx->m[2][0], m21 = mx->m[2][1], m22 = mx->m[2][2];
 	const int32_t o0 = mx->o[0], o1 = mx->o[1], o2 = mx->o[2];
 	size_t x;
 
 	for (x = 0; x < w; x++) {
-		int16_t r, g, b;
+		int32_t r, g, b;
 
 		if (bpp == 4) {
 			/* One 32-bit load: the vectoriser reads it whole. */
@@ -654,13 +653,7 @@ static hqv_direct_fn *rgb_to_yuv_find(const struct hqv_job *job,
 				      size_t *scratch)
 {
 	const struct hqv_format *s = job->src.fmt;
-	unsigned int i, j;
 
-	for (i = 0; i < 3; i++)
-		for (j = 0; j < 3; j++)
-			if (job->plan.matrix[i][j] < -32768 ||
-			    job->plan.matrix[i][j] > 32767)
-				return NULL;
 	/* Four sample arrays, two luma rows and packed chroma codes. */
 	*scratch = samples_stride(job->src.width) *
 		   (4 * sizeof(uint16_t) + 3);
