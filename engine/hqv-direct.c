@@ -427,12 +427,17 @@ code_of_codes(int32_t v)
 	return v > 255 ? 255 : v;
 }
 
-/* One row of w pixels to luma codes and chroma samples. */
+/*
+ * One row of w pixels to luma codes and chroma samples; with add, the
+ * samples are added to those cb and cr hold (a row pair's sums for 4:2:0,
+ * at most 2 * 255 << 6).
+ */
 static inline __attribute__((always_inline)) void
 rgb_to_samples(const struct rgb_matrix *mx, const uint8_t *restrict in,
 	       uint8_t *restrict yc, uint16_t *restrict cb,
 	       uint16_t *restrict cr, const size_t w, const size_t bpp,
-	       const size_t o_r, const size_t o_g, const size_t o_b)
+	       const size_t o_r, const size_t o_g, const size_t o_b,
+	       const bool add)
 {
 	const int32_t m00 = mx->m[0][0], m01 = mx->m[0][1], m02 = mx->m[0][2];
 	const int32_t m10 = mx->m[1][0], m11 = mx->m[1][1], m12 = mx->m[1][2];
@@ -457,36 +462,30 @@ rgb_to_samples(const struct rgb_matrix *mx, const uint8_t *restrict in,
 			b = in[bpp * x + o_b];
 		}
 		yc[x] = code_of_codes(m00 * r + m01 * g + m02 * b + o0);
-		cb[x] = clamp_shift(m10 * r + m11 * g + m12 * b + o1);
-		cr[x] = clamp_shift(m20 * r + m21 * g + m22 * b + o2);
+		cb[x] = (add ? cb[x] : 0) +
+			clamp_shift(m10 * r + m11 * g + m12 * b + o1);
+		cr[x] = (add ? cr[x] : 0) +
+			clamp_shift(m20 * r + m21 * g + m22 * b + o2);
 	}
 }
 
 /*
- * cw chroma codes from the samples of one row (b NULL: [1 2 1] / 4) or of
- * a row pair, every step bytes; the caller gives step as a constant.
+ * cw chroma codes from the samples of one row, or from the sums of a row
+ * pair's (rows 2), by [1 2 1] / 4 across and one rounding; every step
+ * bytes, step a constant in each caller.
  */
 static inline __attribute__((always_inline)) void
-chroma_down(const uint16_t *restrict a, const uint16_t *restrict b,
-	    uint8_t *restrict out, const size_t cw, const size_t step)
+chroma_down(const uint16_t *restrict a, uint8_t *restrict out,
+	    const size_t cw, const size_t step, const unsigned int rows)
 {
+	const unsigned int shift = HQV_FRAC_BITS + 1 + rows;
+	const uint32_t half = 1u << (shift - 1);
 	size_t k;
 
-	if (b) {
-		out[0] = (3 * (a[0] + b[0]) + a[1] + b[1] +
-			  4 * HQV_ONE) >> (HQV_FRAC_BITS + 3);
-		for (k = 1; k < cw; k++)
-			out[k * step] = (a[2 * k - 1] + b[2 * k - 1] +
-					 2 * (a[2 * k] + b[2 * k]) +
-					 a[2 * k + 1] + b[2 * k + 1] +
-					 4 * HQV_ONE) >> (HQV_FRAC_BITS + 3);
-	} else {
-		out[0] = (3 * a[0] + a[1] + 2 * HQV_ONE) >> (HQV_FRAC_BITS + 2);
-		for (k = 1; k < cw; k++)
-			out[k * step] = (a[2 * k - 1] + 2 * a[2 * k] +
-					 a[2 * k + 1] +
-					 2 * HQV_ONE) >> (HQV_FRAC_BITS + 2);
-	}
+	out[0] = (3 * a[0] + a[1] + half) >> shift;
+	for (k = 1; k < cw; k++)
+		out[k * step] = (a[2 * k - 1] + 2 * a[2 * k] + a[2 * k + 1] +
+				 half) >> shift;
 }
 
 /* Chroma not subsampled across: each sample rounded to its code. */
@@ -537,14 +536,14 @@ yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
 		if (d->family == HQV_FAMILY_SEMIPLANAR) {
 			uint8_t *c = dst_row(job, 1, y / 2);
 
-			chroma_down(cb[0], cb[1], c + d->order[0], cw, 2);
-			chroma_down(cr[0], cr[1], c + d->order[1], cw, 2);
+			chroma_down(cb[0], c + d->order[0], cw, 2, 2);
+			chroma_down(cr[0], c + d->order[1], cw, 2, 2);
 		} else {
 			uint8_t *pb = dst_row(job, d->order[1], y / 2);
 			uint8_t *pr = dst_row(job, d->order[2], y / 2);
 
-			chroma_down(cb[0], cb[1], pb, cw, 1);
-			chroma_down(cr[0], cr[1], pr, cw, 1);
+			chroma_down(cb[0], pb, cw, 1, 2);
+			chroma_down(cr[0], pr, cw, 1, 2);
 		}
 		return;
 	}
@@ -559,8 +558,8 @@ yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
 				s0 = cr[r];
 				s1 = cb[r];
 			}
-			chroma_down(s0, NULL, c0, cw, 1);
-			chroma_down(s1, NULL, c1, cw, 1);
+			chroma_down(s0, c0, cw, 1, 1);
+			chroma_down(s1, c1, cw, 1, 1);
 			if (d->order[0] == 0)
 				pack422(yc[r], c0, c1, dst_row(job, 0, y + r),
 					cw, 0);
@@ -573,8 +572,8 @@ yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
 			uint8_t *pb = c + d->order[0], *pr = c + d->order[1];
 
 			if (d->hsub == 2) {
-				chroma_down(cb[r], NULL, pb, cw, 2);
-				chroma_down(cr[r], NULL, pr, cw, 2);
+				chroma_down(cb[r], pb, cw, 2, 1);
+				chroma_down(cr[r], pr, cw, 2, 1);
 			} else {
 				chroma_codes(cb[r], pb, cw, 2);
 				chroma_codes(cr[r], pr, cw, 2);
@@ -584,8 +583,8 @@ yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
 			uint8_t *pr = dst_row(job, d->order[2], y + r);
 
 			if (d->hsub == 2) {
-				chroma_down(cb[r], NULL, pb, cw, 1);
-				chroma_down(cr[r], NULL, pr, cw, 1);
+				chroma_down(cb[r], pb, cw, 1, 1);
+				chroma_down(cr[r], pr, cw, 1, 1);
 			} else {
 				chroma_codes(cb[r], pb, cw, 1);
 				chroma_codes(cr[r], pr, cw, 1);
@@ -622,13 +621,20 @@ rgb_to_yuv_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 	mx.o[0] += 1 << (HQV_MATRIX_BITS + HQV_FRAC_BITS - 1);
 	for (i = 0; i < 3; i++)
 		mx.o[i] >>= HQV_FRAC_BITS;
-	for (r = 0; r < 2; r++) {
-		uint8_t *luma = packed ? yc[r] : dst_row(job, 0, y + r);
-
+	for (r = 0; r < 2; r++)
 		if (!packed)
-			yc[r] = luma;
-		rgb_to_samples(&mx, src_row(job, 0, y + r), luma, cb[r], cr[r],
-			       w, bpp, o_r, o_g, o_b);
+			yc[r] = dst_row(job, 0, y + r);
+	if (job->dst.fmt->vsub == 2) {
+		/* 4:2:0 wants only the pair's sums: the second row adds. */
+		rgb_to_samples(&mx, src_row(job, 0, y), yc[0], cb[0], cr[0],
+			       w, bpp, o_r, o_g, o_b, false);
+		rgb_to_samples(&mx, src_row(job, 0, y + 1), yc[1], cb[0], cr[0],
+			       w, bpp, o_r, o_g, o_b, true);
+	} else {
+		for (r = 0; r < 2; r++)
+			rgb_to_samples(&mx, src_row(job, 0, y + r), yc[r],
+				       cb[r], cr[r], w, bpp, o_r, o_g, o_b,
+				       false);
 	}
 	yuv_from_samples(job, y, yc, (const uint16_t *const *)cb,
 			 (const uint16_t *const *)cr, tmp);
