@@ -28,6 +28,7 @@ struct direct_case {
 	bool dst_colour;		/* dst_encoding/quantization apply */
 	bool hflip, vflip;
 	struct hqv_rect crop;		/* zero: the whole source */
+	struct hqv_procamp procamp;
 };
 
 /* A job that keeps every pixel in place. */
@@ -70,6 +71,14 @@ static const struct direct_case cases[] = {
 	PLAIN("YVYU", "YUV420", 38, 10),
 	PLAIN("VYUY", "YVU420", 38, 10),
 	PLAIN("YUYV", "NV12", 1920, 6),
+	PLAIN("YUYV", "NV21", 38, 12),
+	PLAIN("UYVY", "NV12", 38, 12),
+	PLAIN("YVYU", "NV21M", 38, 12),
+	PLAIN("VYUY", "NV12M", 38, 12),
+	PLAIN("YUYV", "YVU420M", 38, 12),
+	PLAIN("UYVY", "YUV420M", 38, 12),
+	PLAIN("VYUY", "NV21", 1920, 4),
+	PLAIN("UYVY", "YUV420", 1920, 4),
 	PLAIN("NV12", "XBGR32", 38, 10),
 	PLAIN("NV12", "XRGB32", 1920, 6),
 	PLAIN("NV21", "RGB24", 38, 10),
@@ -137,6 +146,56 @@ static const struct direct_case cases[] = {
 	BLEND("NV24", 38, 12), BLEND("GREY", 38, 12), BLEND("RGB24", 38, 12),
 	BLEND("XRGB32", 38, 12), BLEND("ARGB32", 38, 12),
 	BLEND("YUV420", 38, 4), BLEND("YUYV", 1920, 8), BLEND("NV12", 1920, 8),
+	/* Every source layout, every R'G'B' byte order. */
+	PLAIN("NV12", "XBGR32", 1920, 4),
+	PLAIN("NV21", "ABGR32", 38, 12),
+	PLAIN("NV12M", "RGBX32", 38, 12),
+	PLAIN("NV21M", "RGBA32", 38, 12),
+	PLAIN("NV16", "BGRA32", 38, 12),
+	PLAIN("NV61", "ARGB32", 38, 12),
+	PLAIN("NV24", "RGB24", 38, 12),
+	PLAIN("YUV420", "XRGB32", 38, 12),
+	PLAIN("YVU420", "BGRX32", 38, 12),
+	PLAIN("YUV420M", "RGB24", 38, 12),
+	PLAIN("YVU420M", "BGR24", 38, 12),
+	PLAIN("YUV422P", "ABGR32", 38, 12),
+	PLAIN("YUV444M", "RGBA32", 38, 12),
+	PLAIN("YVYU", "XBGR32", 38, 12),
+	PLAIN("VYUY", "BGR24", 38, 12),
+	PLAIN("YUYV", "BGRA32", 1920, 4),
+	PLAIN("YUV420", "RGB24", 1920, 4),
+	/* R'G'B' to every Y'CbCr layout, every source byte order. */
+	PLAIN("XBGR32", "YUV420", 38, 12),
+	PLAIN("XBGR32", "YUV420", 1920, 4),
+	PLAIN("XRGB32", "NV12", 1920, 4),
+	PLAIN("ARGB32", "NV21", 38, 12),
+	PLAIN("ABGR32", "YVU420", 38, 12),
+	PLAIN("RGBX32", "NV12M", 38, 12),
+	PLAIN("RGBA32", "YUV420M", 38, 12),
+	PLAIN("BGRX32", "YVU420M", 38, 12),
+	PLAIN("BGRA32", "NV21M", 38, 12),
+	PLAIN("RGB24", "YUV420", 38, 12),
+	PLAIN("BGR24", "NV12", 38, 12),
+	PLAIN("RGB24", "YUYV", 38, 12),
+	PLAIN("XBGR32", "UYVY", 38, 12),
+	PLAIN("XRGB32", "YVYU", 38, 12),
+	PLAIN("BGR24", "VYUY", 38, 12),
+	PLAIN("XBGR32", "NV16", 38, 12),
+	PLAIN("RGBA32", "NV61", 38, 12),
+	PLAIN("BGRX32", "YUV422P", 38, 12),
+	PLAIN("XRGB32", "NV24", 38, 12),
+	PLAIN("RGB24", "YUV444M", 38, 12),
+	PLAIN("ABGR32", "GREY", 38, 12),
+	PLAIN("BGR24", "YUYV", 1920, 4),
+	{ "XBGR32", "NV12", 38, 12, .dst_colour = true,
+	  .dst_encoding = HQV_ENC_BT2020, .dst_quantization = HQV_QUANT_FULL },
+	{ "RGB24", "YUV420", 38, 12, .procamp = { 40, 127, 127, 45 } },
+	{ "XRGB32", "YUYV", 38, 12, .procamp = { -128, -60, 127, -170 } },
+	{ "BGRA32", "NV24", 38, 12, .procamp = { 127, 127, -128, 179 } },
+	/* Proc-amp hue: all nine coefficients non-zero, some clamping. */
+	{ "NV12", "XBGR32", 38, 12, .procamp = { 20, 60, 90, 33 } },
+	{ "YUYV", "RGB24", 38, 12, .procamp = { -30, 127, 127, -150 } },
+	{ "YUV444M", "BGRA32", 38, 12, .procamp = { 5, -40, 127, 100 } },
 };
 
 static void image_pad_alloc(struct hqv_image *img, const char *format,
@@ -181,6 +240,7 @@ static void run_case(const struct direct_case *c)
 	job.scaler = c->scaler;
 	job.deinterlace = c->deinterlace;
 	job.alpha = 0xc3;
+	job.procamp = c->procamp;
 
 	engine_run(&job, BAND_ROWS);
 	cr_assert_not_null(job.plan.direct, "%s takes a direct row", what);
