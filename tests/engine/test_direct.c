@@ -26,10 +26,40 @@ struct direct_case {
 	enum hqv_encoding dst_encoding;
 	enum hqv_quantization dst_quantization;
 	bool dst_colour;		/* dst_encoding/quantization apply */
+	bool hflip, vflip;
+	struct hqv_rect crop;		/* zero: the whole source */
+	struct hqv_procamp procamp;
 };
 
 /* A job that keeps every pixel in place. */
 #define PLAIN(s, d, w, h) { .src = s, .dst = d, .width = w, .height = h }
+
+/* Every turn and flip of a whole image but the identity. */
+#define TURN(s, d, w, h, r, hf, vf) \
+	{ .src = s, .dst = d, .width = w, .height = h, .rotation = r, \
+	  .hflip = hf, .vflip = vf }
+#define TURNS(s, d, w, h) \
+	TURN(s, d, w, h, 90, false, false), \
+	TURN(s, d, w, h, 180, false, false), \
+	TURN(s, d, w, h, 270, false, false), \
+	TURN(s, d, w, h, 0, true, false), \
+	TURN(s, d, w, h, 0, false, true), \
+	TURN(s, d, w, h, 0, true, true), \
+	TURN(s, d, w, h, 90, true, false), \
+	TURN(s, d, w, h, 90, false, true), \
+	TURN(s, d, w, h, 270, true, false), \
+	TURN(s, d, w, h, 180, true, true), \
+	TURN(s, d, w, h, 180, true, false)
+/* Bilinear scaling within one format. */
+#define SCALE(f, w, h, dw, dh) { .src = f, .dst = f, .width = w, .height = h, \
+	.dst_width = dw, .dst_height = dh, .scaler = HQV_SCALER_BILINEAR }
+
+/* Blend deinterlacing within one format, in each field order. */
+#define BLEND1(f, w, h, o) { .src = f, .dst = f, .width = w, .height = h, \
+	.field = o, .deinterlace = HQV_DEINTERLACE_BLEND }
+#define BLEND(f, w, h) BLEND1(f, w, h, HQV_FIELD_INTERLACED_TB), \
+	BLEND1(f, w, h, HQV_FIELD_INTERLACED_BT), \
+	BLEND1(f, w, h, HQV_FIELD_SEQ_TB), BLEND1(f, w, h, HQV_FIELD_SEQ_BT)
 
 static const struct direct_case cases[] = {
 	PLAIN("YUYV", "YUYV", 38, 10),
@@ -41,6 +71,14 @@ static const struct direct_case cases[] = {
 	PLAIN("YVYU", "YUV420", 38, 10),
 	PLAIN("VYUY", "YVU420", 38, 10),
 	PLAIN("YUYV", "NV12", 1920, 6),
+	PLAIN("YUYV", "NV21", 38, 12),
+	PLAIN("UYVY", "NV12", 38, 12),
+	PLAIN("YVYU", "NV21M", 38, 12),
+	PLAIN("VYUY", "NV12M", 38, 12),
+	PLAIN("YUYV", "YVU420M", 38, 12),
+	PLAIN("UYVY", "YUV420M", 38, 12),
+	PLAIN("VYUY", "NV21", 1920, 4),
+	PLAIN("UYVY", "YUV420", 1920, 4),
 	PLAIN("NV12", "XBGR32", 38, 10),
 	PLAIN("NV12", "XRGB32", 1920, 6),
 	PLAIN("NV21", "RGB24", 38, 10),
@@ -51,6 +89,113 @@ static const struct direct_case cases[] = {
 	PLAIN("NV24", "XBGR32", 38, 10),
 	{ "NV12", "XBGR32", 38, 10, .dst_colour = true,
 	  .dst_encoding = HQV_ENC_BT709, .dst_quantization = HQV_QUANT_FULL },
+	/* Turns and flips of the whole image (hqv-direct-turn.c). */
+	TURNS("GREY", "GREY", 38, 12),
+	TURNS("GREY", "GREY", 1920, 16),
+	TURNS("NV12", "YUV420", 38, 12),
+	TURNS("NV12", "YUV420", 1920, 16),
+	TURNS("NV12", "YUV420", 2, 2),
+	TURNS("YUV420", "YUV420", 38, 12),
+	TURNS("NV12", "NV12", 38, 12),
+	TURNS("NV21", "NV12M", 38, 12),
+	TURNS("YVU420", "NV21", 38, 12),
+	TURNS("YUV420M", "GREY", 38, 12),
+	TURNS("NV12", "GREY", 1920, 16),
+	{ "NV12", "YUV420", 38, 12, .rotation = 90, .scaler =
+	  HQV_SCALER_AREA },
+	{ "NV12", "YUV420", 38, 12, .rotation = 270, .scaler =
+	  HQV_SCALER_BILINEAR },
+	/* Bilinear scaling: down, up, each direction alone, with crops. */
+	SCALE("YUV420", 38, 12, 26, 10),
+	SCALE("NV12", 38, 12, 26, 10),
+	SCALE("NV21", 26, 10, 38, 12),
+	SCALE("YVU420", 26, 10, 38, 12),
+	SCALE("NV12", 38, 12, 54, 8),
+	SCALE("YUV420", 38, 12, 22, 30),
+	SCALE("NV12", 38, 12, 38, 6),
+	SCALE("YUV420", 38, 12, 38, 26),
+	SCALE("NV12", 38, 12, 26, 12),
+	SCALE("YUV420", 38, 12, 62, 12),
+	SCALE("NV16", 38, 12, 26, 10),
+	SCALE("YUV422P", 26, 10, 38, 14),
+	SCALE("NV61", 38, 12, 38, 6),
+	SCALE("NV24", 38, 12, 26, 10),
+	SCALE("YUV444M", 26, 10, 38, 12),
+	SCALE("NV12M", 38, 12, 26, 10),
+	SCALE("GREY", 38, 12, 26, 10),
+	SCALE("GREY", 26, 10, 38, 14),
+	SCALE("YUV420", 4, 2, 26, 10),
+	SCALE("NV12", 38, 12, 2, 2),
+	SCALE("YUV420", 1920, 16, 1280, 12),
+	SCALE("NV12", 1920, 16, 1280, 12),
+	SCALE("YUV420", 1280, 12, 1920, 16),
+	{ "YUV420", "YUV420", 38, 12, 26, 10, .scaler = HQV_SCALER_BILINEAR,
+	  .crop = { 3, 1, 29, 9 } },
+	{ "NV12", "NV12", 38, 12, 26, 10, .scaler = HQV_SCALER_BILINEAR,
+	  .crop = { 4, 2, 30, 8 } },
+	{ "NV12", "NV12", 38, 12, 30, 8, .scaler = HQV_SCALER_BILINEAR,
+	  .crop = { 4, 2, 30, 8 } },
+	{ "YUV420", "YUV420", 38, 12, 34, 10, .scaler = HQV_SCALER_BILINEAR,
+	  .crop = { 1, 3, 35, 7 } },
+	{ "GREY", "GREY", 38, 12, 40, 14, .scaler = HQV_SCALER_BILINEAR,
+	  .crop = { 5, 1, 31, 9 } },
+	/* Blend deinterlacing, each field order. */
+	BLEND("YUYV", 38, 12), BLEND("UYVY", 38, 12), BLEND("NV12", 38, 12),
+	BLEND("YUV420", 38, 12), BLEND("NV21M", 38, 12),
+	BLEND("NV16", 38, 12), BLEND("YUV422P", 38, 12),
+	BLEND("NV24", 38, 12), BLEND("GREY", 38, 12), BLEND("RGB24", 38, 12),
+	BLEND("XRGB32", 38, 12), BLEND("ARGB32", 38, 12),
+	BLEND("YUV420", 38, 4), BLEND("YUYV", 1920, 8), BLEND("NV12", 1920, 8),
+	/* Every source layout, every R'G'B' byte order. */
+	PLAIN("NV12", "XBGR32", 1920, 4),
+	PLAIN("NV21", "ABGR32", 38, 12),
+	PLAIN("NV12M", "RGBX32", 38, 12),
+	PLAIN("NV21M", "RGBA32", 38, 12),
+	PLAIN("NV16", "BGRA32", 38, 12),
+	PLAIN("NV61", "ARGB32", 38, 12),
+	PLAIN("NV24", "RGB24", 38, 12),
+	PLAIN("YUV420", "XRGB32", 38, 12),
+	PLAIN("YVU420", "BGRX32", 38, 12),
+	PLAIN("YUV420M", "RGB24", 38, 12),
+	PLAIN("YVU420M", "BGR24", 38, 12),
+	PLAIN("YUV422P", "ABGR32", 38, 12),
+	PLAIN("YUV444M", "RGBA32", 38, 12),
+	PLAIN("YVYU", "XBGR32", 38, 12),
+	PLAIN("VYUY", "BGR24", 38, 12),
+	PLAIN("YUYV", "BGRA32", 1920, 4),
+	PLAIN("YUV420", "RGB24", 1920, 4),
+	/* R'G'B' to every Y'CbCr layout, every source byte order. */
+	PLAIN("XBGR32", "YUV420", 38, 12),
+	PLAIN("XBGR32", "YUV420", 1920, 4),
+	PLAIN("XRGB32", "NV12", 1920, 4),
+	PLAIN("ARGB32", "NV21", 38, 12),
+	PLAIN("ABGR32", "YVU420", 38, 12),
+	PLAIN("RGBX32", "NV12M", 38, 12),
+	PLAIN("RGBA32", "YUV420M", 38, 12),
+	PLAIN("BGRX32", "YVU420M", 38, 12),
+	PLAIN("BGRA32", "NV21M", 38, 12),
+	PLAIN("RGB24", "YUV420", 38, 12),
+	PLAIN("BGR24", "NV12", 38, 12),
+	PLAIN("RGB24", "YUYV", 38, 12),
+	PLAIN("XBGR32", "UYVY", 38, 12),
+	PLAIN("XRGB32", "YVYU", 38, 12),
+	PLAIN("BGR24", "VYUY", 38, 12),
+	PLAIN("XBGR32", "NV16", 38, 12),
+	PLAIN("RGBA32", "NV61", 38, 12),
+	PLAIN("BGRX32", "YUV422P", 38, 12),
+	PLAIN("XRGB32", "NV24", 38, 12),
+	PLAIN("RGB24", "YUV444M", 38, 12),
+	PLAIN("ABGR32", "GREY", 38, 12),
+	PLAIN("BGR24", "YUYV", 1920, 4),
+	{ "XBGR32", "NV12", 38, 12, .dst_colour = true,
+	  .dst_encoding = HQV_ENC_BT2020, .dst_quantization = HQV_QUANT_FULL },
+	{ "RGB24", "YUV420", 38, 12, .procamp = { 40, 127, 127, 45 } },
+	{ "XRGB32", "YUYV", 38, 12, .procamp = { -128, -60, 127, -170 } },
+	{ "BGRA32", "NV24", 38, 12, .procamp = { 127, 127, -128, 179 } },
+	/* Proc-amp hue: all nine coefficients non-zero, some clamping. */
+	{ "NV12", "XBGR32", 38, 12, .procamp = { 20, 60, 90, 33 } },
+	{ "YUYV", "RGB24", 38, 12, .procamp = { -30, 127, 127, -150 } },
+	{ "YUV444M", "BGRA32", 38, 12, .procamp = { 5, -40, 127, 100 } },
 };
 
 static void image_pad_alloc(struct hqv_image *img, const char *format,
@@ -71,10 +216,13 @@ static void run_case(const struct direct_case *c)
 		      turned ? c->width : c->height;
 	struct hqv_image general;
 	struct hqv_job job;
-	char what[160];
+	char what[200];
 
-	snprintf(what, sizeof(what), "%s %ux%u to %s %ux%u turned %u",
-		 c->src, c->width, c->height, c->dst, dw, dh, c->rotation);
+	snprintf(what, sizeof(what), "%s %ux%u to %s %ux%u turned %u%s%s, "
+		 "crop %u,%u %ux%u, field %d", c->src, c->width, c->height,
+		 c->dst, dw, dh, c->rotation, c->hflip ? " hflip" : "",
+		 c->vflip ? " vflip" : "", c->crop.left, c->crop.top,
+		 c->crop.width, c->crop.height, c->field);
 	memset(&job, 0, sizeof(job));
 	image_pad_alloc(&job.src, c->src, c->width, c->height, c->field);
 	image_alloc(&job.dst, c->dst, dw, dh, 6);
@@ -86,9 +234,13 @@ static void run_case(const struct direct_case *c)
 	image_fill_byte(&job.dst, 0x5a);
 	image_fill_byte(&general, 0x5a);
 	job.rotation = c->rotation;
+	job.hflip = c->hflip;
+	job.vflip = c->vflip;
+	job.crop = c->crop;
 	job.scaler = c->scaler;
 	job.deinterlace = c->deinterlace;
 	job.alpha = 0xc3;
+	job.procamp = c->procamp;
 
 	engine_run(&job, BAND_ROWS);
 	cr_assert_not_null(job.plan.direct, "%s takes a direct row", what);

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * A direct row for bilinear scaling (docs/engine.md, step 5) of planar,
+ * semi-planar and GREY images into the same format, with a crop: what the
+ * pipeline computes (chroma up to 4:4:4, a horizontal pass, a vertical
+ * pass, chroma down again), with the same roundings, but with the
+ * arithmetic folded so that each stage is a simple loop over a row.
+ *
+ * The fold that matters is chroma. Up-sampled chroma at luma column x is
+ * a fixed mix of at most two chroma samples, and every such 4:4:4 sample
+ * (6 fractional bits) is a multiple of 8: with v = 3 a + b down a 4:2:0
+ * plane (a this row's chroma, b its neighbour's; v = 4 a when chroma is
+ * not interpolated down), it is 8 (2 v[k]) on a co-sited column and
+ * 8 (v[k] + v[k + 1]) between two. The pipeline's horizontal tap,
+ * (U[i] (65536 - f) + U[i + 1] f + 32768) >> 16, is then exactly
+ * (v[k] wa + v[k + 1] wb + 4096) >> 13 with per-column k, wa and wb
+ * computed once per band: the 4:4:4 line at source width is never made.
+ * Luma is the same with v = 4 Y' and u = 2 v.
+ *
+ * Horizontally scaled rows (all three channels) are kept in two slots,
+ * as the pipeline's cached_row() keeps them, for the next row of the band.
+ */
+#include "hqv-internal.h"
+
+#define ONE32	(1ULL << 32)
+
+/* Horizontal taps of one destination column: v[idx] wa + v[idx + 1] wb. */
+struct taps {
+	int32_t *idx;
+	uint32_t *wa, *wb;
+};
+
+struct scale_state {
+	uint32_t started;	/* zero at a band's start (hqv_job_run()) */
+	int32_t row[2];		/* source rows the slots hold, or -1 */
+	struct taps taps[2];	/* luma, chroma (the same for 4:4:4) */
+	uint32_t *v[3];		/* a source row per channel, as v pairs */
+	uint16_t *h[2][3];	/* slots: rows scaled across, per channel */
+	uint16_t *l[2][2];	/* chroma of a pair of rows, scaled down */
+	uint8_t *c[2];		/* a destination chroma row, Cb and Cr */
+};
+
+static size_t round32(size_t n)
+{
+	return (n + 31) & ~(size_t)31;
+}
+
+/* Carves the state's arrays out of the scratch memory after it. */
+static size_t layout(const struct hqv_job *job, struct scale_state *s)
+{
+	size_t n = job->compose.width, w = job->src.width, at, i, c;
+	uint8_t *base = (uint8_t *)s;
+
+#define TAKE(ptr, count) do {						\
+		if (s)							\
+			(ptr) = (void *)(base + at);			\
+		at += round32((count) * sizeof(*(ptr)));		\
+	} while (0)
+
+	at = round32(sizeof(*s));
+	for (i = 0; i < 2; i++) {
+		TAKE(s->taps[i].idx, n);
+		TAKE(s->taps[i].wa, n);
+		TAKE(s->taps[i].wb, n);
+	}
+	for (c = 0; c < 3; c++)
+		TAKE(s->v[c], w);
+	for (i = 0; i < 2; i++)
+		for (c = 0; c < 3; c++)
+			TAKE(s->h[i][c], n);
+	for (i = 0; i < 2; i++)
+		for (c = 0; c < 2; c++)
+			TAKE(s->l[i][c], n);
+	for (c = 0; c < 2; c++)
+		TAKE(s->c[c], n);
+#undef TAKE
+	return at;
+}
+
+/*
+ * The taps of each destination column for v samples of one kind: luma or
+ * chroma not subsampled across (hdiv 1: u[x] = 2 v[x]), or chroma
+ * subsampled across (hdiv 2), interpolated between co-sited columns or
+ * not. count is the v samples of a row; the pipeline clamps the sample
+ * right of the last one to it.
+ */
+static void make_taps(const struct hqv_job *job, struct taps *t,
+		      uint32_t hdiv, bool interp, uint32_t count)
+{
+	uint32_t n_in = job->crop.width, n_out = job->compose.width;
+	uint32_t left = job->crop.left, d;
+	uint64_t step = job->plan.step_x;
+	int64_t pos = (int64_t)(step / 2) - (int64_t)(ONE32 / 2);
+	int64_t last = (int64_t)(n_in - 1) << 32;
+
+	for (d = 0; d < n_out; d++, pos += step) {
+		int64_t u = pos < 0 ? 0 : pos > last ? last : pos;
+		uint32_t i = u >> 32, f = (u >> 16) & 0xffff;
+		uint32_t j = i + 1 < n_in ? i + 1 : i;
+		uint32_t xs[2] = { left + i, left + j };
+		uint32_t ws[2] = { 65536 - f, f };
+		uint32_t base = (left + i) / hdiv, c[3] = { 0, 0, 0 }, e;
+
+		for (e = 0; e < 2; e++) {
+			uint32_t x = xs[e], k = x / hdiv;
+
+			if (hdiv == 1 || !interp || x % 2 == 0) {
+				c[k - base] += 2 * ws[e];
+			} else {
+				uint32_t k2 = k + 1 < count ? k + 1 : k;
+
+				c[k - base] += ws[e];
+				c[k2 - base] += ws[e];
+			}
+		}
+		/* Both samples inside the row: the last pairs with its left. */
+		if (base + 1 >= count) {
+			c[1] = c[0];
+			c[0] = 0;
+			base--;
+		}
+		t->idx[d] = base;
+		t->wa[d] = c[0];
+		t->wb[d] = c[1];
+	}
+}
+
+/*
+ * One row of v samples scaled across, in 4:4:4 samples with 6 fractional
+ * bits. vv[k] holds v[k] and v[k + 1], so each column loads one word.
+ */
+static inline __attribute__((always_inline)) void
+scale_across(const uint32_t *restrict vv, const struct taps *t,
+	     uint16_t *restrict out, size_t n)
+{
+	const int32_t *restrict idx = t->idx;
+	const uint32_t *restrict wa = t->wa, *restrict wb = t->wb;
+	size_t d;
+
+	for (d = 0; d < n; d++) {
+		uint32_t pair = vv[idx[d]];
+
+		out[d] = ((pair & 0xffff) * wa[d] + (pair >> 16) * wb[d] +
+			  4096) >> 13;
+	}
+}
+
+/* v of luma, 4 Y', in pairs; step bytes apart (taps never pair the last). */
+static inline __attribute__((always_inline)) void
+luma_v(const uint8_t *restrict y, const size_t step, uint32_t *restrict vv,
+       size_t n)
+{
+	size_t x;
+
+	for (x = 0; x + 1 < n; x++)
+		vv[x] = 4 * y[x * step] | (uint32_t)(4 * y[(x + 1) * step]) << 16;
+}
+
+/* v of chroma, in pairs: 3 a + b down a 4:2:0 plane, else 4 a. */
+static inline __attribute__((always_inline)) void
+chroma_v(const uint8_t *restrict a, const uint8_t *restrict b, bool interp,
+	 const size_t step, uint32_t *restrict vv, size_t n)
+{
+	size_t k;
+
+	if (interp)
+		for (k = 0; k + 1 < n; k++)
+			vv[k] = (3 * a[k * step] + b[k * step]) |
+				(uint32_t)(3 * a[(k + 1) * step] +
+					   b[(k + 1) * step]) << 16;
+	else
+		for (k = 0; k + 1 < n; k++)
+			vv[k] = 4 * a[k * step] |
+				(uint32_t)(4 * a[(k + 1) * step]) << 16;
+}
+
+/* Source row j of the crop, scaled across, into slot i. */
+static inline __attribute__((always_inline)) void
+fill_slot(const struct hqv_job *job, struct scale_state *s, unsigned int i,
+	  uint32_t j)
+{
+	const struct hqv_format *fmt = job->src.fmt;
+	uint32_t row = job->crop.top + j, n = job->compose.width;
+	struct hqv_yuv_row r;
+
+	if (fmt->family == HQV_FAMILY_GREY) {
+		luma_v(job->src.planes[0] + (size_t)row * job->src.bytesperline[0],
+		       1, s->v[0], job->src.width);
+		scale_across(s->v[0], &s->taps[0], s->h[i][0], n);
+		return;
+	}
+	hqv_yuv_row_init(&r, job, &job->src, row);
+	luma_v(r.y, 1, s->v[0], job->src.width);
+	scale_across(s->v[0], &s->taps[0], s->h[i][0], n);
+	if (r.c_step == 2) {	/* semi-planar */
+		chroma_v(r.cb[0], r.cb[1], r.interp_v, 2, s->v[1], r.c_count);
+		chroma_v(r.cr[0], r.cr[1], r.interp_v, 2, s->v[2], r.c_count);
+	} else {
+		chroma_v(r.cb[0], r.cb[1], r.interp_v, 1, s->v[1], r.c_count);
+		chroma_v(r.cr[0], r.cr[1], r.interp_v, 1, s->v[2], r.c_count);
+	}
+	scale_across(s->v[1], &s->taps[1], s->h[i][1], n);
+	scale_across(s->v[2], &s->taps[1], s->h[i][2], n);
+}
+
+/* The slot holding source row j, filled unless it does; keep stays. */
+static inline __attribute__((always_inline)) unsigned int
+slot_of(const struct hqv_job *job, struct scale_state *s, uint32_t j, int keep)
+{
+	unsigned int i;
+
+	for (i = 0; i < 2; i++)
+		if (s->row[i] == (int32_t)j)
+			return i;
+	i = keep == 0 ? 1 : keep == 1 ? 0 : s->row[0] == (int32_t)j - 1 ? 1 : 0;
+	fill_slot(job, s, i, j);
+	s->row[i] = j;
+	return i;
+}
+
+/* Luma: the vertical tap, then rounding to a code value, in one shift. */
+static inline __attribute__((always_inline)) void
+luma_down(const uint16_t *restrict a, const uint16_t *restrict b, uint32_t g,
+	  uint8_t *restrict out, size_t n)
+{
+	const uint32_t ga = 65536 - g;
+	size_t x;
+
+	for (x = 0; x < n; x++)
+		out[x] = (a[x] * ga + b[x] * g + 32768 + (32 << 16)) >> 22;
+}
+
+/* Chroma: the vertical tap, kept with its 6 fractional bits. */
+static inline __attribute__((always_inline)) void
+chroma_down(const uint16_t *restrict a, const uint16_t *restrict b,
+	    uint32_t g, uint16_t *restrict out, size_t n)
+{
+	const uint32_t ga = 65536 - g;
+	size_t x;
+
+	for (x = 0; x < n; x++)
+		out[x] = (a[x] * ga + b[x] * g + 32768) >> 16;
+}
+
+/*
+ * One destination chroma row from one or two rows of 4:4:4 samples, as
+ * hqv-pack.c's chroma_row_down() averages (or picks) them.
+ */
+static inline __attribute__((always_inline)) void
+chroma_pack(const uint16_t *restrict a, const uint16_t *restrict b,
+	    uint32_t hdiv, bool average_h, uint8_t *restrict out, size_t cw)
+{
+	size_t k;
+
+	/* The co-sited samples; a constant stride vectorises. */
+	if (!average_h && hdiv == 2) {
+		if (b)
+			for (k = 0; k < cw; k++)
+				out[k] = (a[2 * k] + b[2 * k] + 64) >> 7;
+		else
+			for (k = 0; k < cw; k++)
+				out[k] = (a[2 * k] + 32) >> 6;
+		return;
+	}
+	if (!average_h) {
+		if (b)
+			for (k = 0; k < cw; k++)
+				out[k] = (a[k] + b[k] + 64) >> 7;
+		else
+			for (k = 0; k < cw; k++)
+				out[k] = (a[k] + 32) >> 6;
+		return;
+	}
+	/* Column 0 has no left neighbour: it counts itself twice. */
+	if (b) {
+		out[0] = (3 * a[0] + a[1] + 3 * b[0] + b[1] + 256) >> 9;
+		for (k = 1; k < cw; k++)
+			out[k] = (a[2 * k - 1] + 2 * a[2 * k] + a[2 * k + 1] +
+				  b[2 * k - 1] + 2 * b[2 * k] + b[2 * k + 1] +
+				  256) >> 9;
+	} else {
+		out[0] = (3 * a[0] + a[1] + 128) >> 8;
+		for (k = 1; k < cw; k++)
+			out[k] = (a[2 * k - 1] + 2 * a[2 * k] + a[2 * k + 1] +
+				  128) >> 8;
+	}
+}
+
+/* Store Cb and Cr of a destination chroma row: step 1 planar, 2 NV. */
+static inline __attribute__((always_inline)) void
+chroma_store(const struct hqv_job *job, struct scale_state *s, uint32_t row,
+	     size_t cw)
+{
+	const struct hqv_format *d = job->dst.fmt;
+	const uint8_t *restrict cb = s->c[0], *restrict cr = s->c[1];
+	size_t k;
+
+	if (d->family == HQV_FAMILY_SEMIPLANAR) {
+		uint8_t *restrict o = job->dst.planes[1] +
+				      (size_t)row * job->dst.bytesperline[1];
+
+		if (d->order[0] == 0) {
+			for (k = 0; k < cw; k++) {
+				o[2 * k] = cb[k];
+				o[2 * k + 1] = cr[k];
+			}
+		} else {
+			for (k = 0; k < cw; k++) {
+				o[2 * k] = cr[k];
+				o[2 * k + 1] = cb[k];
+			}
+		}
+	} else {
+		memcpy(job->dst.planes[d->order[1]] +
+		       (size_t)row * job->dst.bytesperline[d->order[1]], cb, cw);
+		memcpy(job->dst.planes[d->order[2]] +
+		       (size_t)row * job->dst.bytesperline[d->order[2]], cr, cw);
+	}
+}
+
+static HQV_ROW_CLONES void
+bilinear_pair(const struct hqv_job *job, void *scratch, uint32_t y)
+{
+	const struct hqv_format *fmt = job->dst.fmt;
+	const struct hqv_plan *p = &job->plan;
+	struct scale_state *s = scratch;
+	const bool grey = fmt->family == HQV_FAMILY_GREY;
+	const bool vsub = fmt->vsub == 2;
+	const bool average_h = fmt->hsub == 2 && !p->chroma_copy_h;
+	const bool average_v = vsub && !p->chroma_copy_v;
+	const size_t n = job->compose.width, cw = n / fmt->hsub;
+	const int64_t last = (int64_t)(p->oriented_height - 1) << 32;
+	unsigned int r, c;
+
+	if (!s->started) {
+		layout(job, s);
+		make_taps(job, &s->taps[0], 1, false, job->src.width);
+		if (!grey)
+			make_taps(job, &s->taps[1], fmt->hsub,
+				  !p->chroma_copy_h,
+				  job->src.width / fmt->hsub);
+		s->row[0] = s->row[1] = -1;
+		s->started = 1;
+	}
+
+	for (r = 0; r < 2; r++) {
+		uint32_t yr = y + r, j, g;
+		int64_t v = (int64_t)(yr * p->step_y + p->step_y / 2) -
+			    (int64_t)(ONE32 / 2);
+		unsigned int a, b;
+
+		v = v < 0 ? 0 : v > last ? last : v;
+		j = v >> 32;
+		g = (v >> 16) & 0xffff;
+		a = slot_of(job, s, j, -1);
+		b = g ? slot_of(job, s, j + 1, a) : a;
+		luma_down(s->h[a][0], s->h[b][0], g,
+			  job->dst.planes[0] + (size_t)yr * job->dst.bytesperline[0],
+			  n);
+		if (grey || (vsub && r && !average_v))
+			continue;
+		for (c = 0; c < 2; c++)
+			chroma_down(s->h[a][c + 1], s->h[b][c + 1], g,
+				    s->l[r][c], n);
+		if (vsub)
+			continue;
+		/* A chroma row per row. */
+		for (c = 0; c < 2; c++)
+			chroma_pack(s->l[r][c], NULL, fmt->hsub, average_h,
+				    s->c[c], cw);
+		chroma_store(job, s, yr, cw);
+	}
+	if (grey || !vsub)
+		return;
+	for (c = 0; c < 2; c++)
+		chroma_pack(s->l[0][c], average_v ? s->l[1][c] : NULL,
+			    fmt->hsub, average_h, s->c[c], cw);
+	chroma_store(job, s, y / 2, cw);
+}
+
+static hqv_direct_fn *scale_find(const struct hqv_job *job, size_t *scratch)
+{
+	const struct hqv_format *s = job->src.fmt;
+
+	if (job->src.field != HQV_FIELD_NONE || job->rotation ||
+	    job->hflip || job->vflip || s != job->dst.fmt ||
+	    !job->plan.identity || job->scaler != HQV_SCALER_BILINEAR ||
+	    job->compose.left || job->compose.top ||
+	    job->compose.width != job->dst.width ||
+	    job->compose.height != job->dst.height)
+		return NULL;
+	if (s->family != HQV_FAMILY_GREY && s->family != HQV_FAMILY_PLANAR &&
+	    s->family != HQV_FAMILY_SEMIPLANAR)
+		return NULL;
+	/* Taps pair a sample with its right neighbour: two per row. */
+	if (job->src.width / s->hsub < 2)
+		return NULL;
+	*scratch = layout(job, NULL);
+	return bilinear_pair;
+}
+
+hqv_direct_fn *hqv_direct_scale_find(const struct hqv_job *job,
+				     size_t *scratch)
+{
+	hqv_direct_fn *fn;
+
+	*scratch = 0;
+	fn = scale_find(job, scratch);
+	return fn ? fn : hqv_direct_deint_find(job, scratch);
+}
