@@ -2,6 +2,8 @@
 /*
  * vhqv-compat.h: the kernel API drift vhqv builds across, in one place.
  * The module is tested on 6.1; these keep it building on newer kernels.
+ * checkpatch warns about LINUX_VERSION_CODE, which is right for in-tree
+ * code; an out-of-tree module built by DKMS against many kernels needs it.
  */
 #ifndef VHQV_COMPAT_H
 #define VHQV_COMPAT_H
@@ -26,7 +28,7 @@
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
 #define VHQV_PLATFORM_REMOVE(fn)	.remove = fn
-#define VHQV_DECLARE_REMOVE(fn)
+#define VHQV_DECLARE_REMOVE(fn)	static_assert(1)
 #else
 #define VHQV_PLATFORM_REMOVE(fn)	.remove = fn##_int
 #define VHQV_DECLARE_REMOVE(fn)					\
@@ -34,7 +36,8 @@
 	{							\
 		fn(pdev);					\
 		return 0;					\
-	}
+	}							\
+	static_assert(1)
 #endif
 
 #endif /* VHQV_COMPAT_H */

@@ -249,7 +249,8 @@ static void vhqv_remove(struct platform_device *pdev)
 	/* Open files keep dev until they are closed. */
 	v4l2_device_put(&dev->v4l2_dev);
 }
-VHQV_DECLARE_REMOVE(vhqv_remove)
+
+VHQV_DECLARE_REMOVE(vhqv_remove);
 
 static struct platform_driver vhqv_driver = {
 	.probe	= vhqv_probe,

@@ -61,8 +61,10 @@ struct vhqv_q_data {
 	u32 height;
 	u32 field;
 	u32 bytesperline[HQV_MAX_PLANES];
-	/* Bytes of each colour plane, and of each memory plane (NV12: one
-	 * memory plane holds both colour planes; NV12M: one each). */
+	/*
+	 * Bytes of each colour plane, and of each memory plane (NV12: one
+	 * memory plane holds both colour planes; NV12M: one each).
+	 */
 	u32 plane_bytes[HQV_MAX_PLANES];
 	u32 sizeimage[HQV_MAX_PLANES];
 	u32 ycbcr_enc;
@@ -73,8 +75,10 @@ struct vhqv_q_data {
 /* Everything a job reads, copied by the worker at the start of a job. */
 struct vhqv_config {
 	struct vhqv_q_data q[2];
-	/* Colorimetry of OUTPUT; CAPTURE keeps it, and its own encoding and
-	 * quantization when the application set them (csc_set). */
+	/*
+	 * Colorimetry of OUTPUT; CAPTURE keeps it, and its own encoding and
+	 * quantization when the application set them (csc_set).
+	 */
 	u32 colorspace;
 	u32 xfer_func;
 	bool csc_set;
@@ -124,8 +128,10 @@ struct vhqv_ctx {
 	struct hqv_job job;
 	void *scratch;
 	size_t scratch_size;
-	/* The previous OUTPUT frame (or field), for motion-adaptive
-	 * deinterlacing and for weaving ALTERNATE fields. */
+	/*
+	 * The previous OUTPUT frame (or field), for motion-adaptive
+	 * deinterlacing and for weaving ALTERNATE fields.
+	 */
 	struct hqv_image prev;
 	void *prev_buf;
 	size_t prev_size;

@@ -161,7 +161,7 @@ Test(vhqv, reports_its_identity)
 
 	cr_assert_eq(m2m_device_get_info(dev, &info), 0);
 	cr_assert_str_eq(info.driver, "vhqv");
-	cr_assert_str_eq(info.bus_info, "platform:vhqv");
+	cr_assert_str_eq(info.bus_info, "platform:vhqv.0");
 	cr_assert_str_eq(info.path, getenv("VHQV_VIDEO"));
 }
 
