@@ -595,6 +595,7 @@ static int vhqv_encoder_cmd(struct file *file, void *priv,
 {
 	struct vhqv_ctx *ctx = file_to_ctx(file);
 	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
+	bool was_stopped;
 	int ret;
 
 	ret = v4l2_m2m_ioctl_try_encoder_cmd(file, priv, ec);
@@ -604,15 +605,18 @@ static int vhqv_encoder_cmd(struct file *file, void *priv,
 	    !vb2_is_streaming(&m2m_ctx->out_q_ctx.q))
 		return 0;
 
+	was_stopped = v4l2_m2m_has_stopped(m2m_ctx);
 	ret = v4l2_m2m_ioctl_encoder_cmd(file, priv, ec);
 	if (ret)
 		return ret;
 	if (ec->cmd == V4L2_ENC_CMD_STOP && v4l2_m2m_has_stopped(m2m_ctx))
 		vhqv_queue_event(ctx, V4L2_EVENT_EOS, 0);
-	if (ec->cmd == V4L2_ENC_CMD_START && v4l2_m2m_has_stopped(m2m_ctx))
-		vb2_clear_last_buffer_dequeued(&m2m_ctx->cap_q_ctx.q);
-	if (ec->cmd == V4L2_ENC_CMD_START)
+	if (ec->cmd == V4L2_ENC_CMD_START) {
+		/* DQBUF on CAPTURE stops failing with EPIPE. */
+		if (was_stopped)
+			vb2_clear_last_buffer_dequeued(&m2m_ctx->cap_q_ctx.q);
 		v4l2_m2m_try_schedule(m2m_ctx);
+	}
 	return 0;
 }
 
