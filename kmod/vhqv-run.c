@@ -73,6 +73,21 @@ static void change_now(struct vhqv_ctx *ctx)
 }
 
 /*
+ * The change has no frame left to wait for: the next CAPTURE buffer (now,
+ * or when it is queued) comes back empty with LAST, and it takes effect.
+ */
+static void change_when_idle(struct vhqv_ctx *ctx)
+{
+	struct vb2_v4l2_buffer *dst = v4l2_m2m_dst_buf_remove(ctx->fh.m2m_ctx);
+
+	if (dst)
+		capture_last_empty(ctx, dst);
+	else
+		ctx->next_capture_last = true;
+	change_now(ctx);
+}
+
+/*
  * Change the CAPTURE geometry (a new OUTPUT format, or ROTATE between
  * landscape and portrait) to next's while CAPTURE has buffers. With
  * CAPTURE streaming, the OUTPUT buffers queued so far are still processed
@@ -85,7 +100,6 @@ static void change_now(struct vhqv_ctx *ctx)
 int vhqv_change_capture(struct vhqv_ctx *ctx, const struct vhqv_config *next)
 {
 	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
-	struct vb2_v4l2_buffer *dst;
 
 	lockdep_assert_held(&ctx->cfg_lock);
 	ctx->next = *next;
@@ -98,15 +112,8 @@ int vhqv_change_capture(struct vhqv_ctx *ctx, const struct vhqv_config *next)
 	}
 
 	ctx->change_src = v4l2_m2m_last_src_buf(m2m_ctx);
-	if (ctx->change_src || ctx->job_running)
-		return 0;
-
-	dst = v4l2_m2m_dst_buf_remove(m2m_ctx);
-	if (dst)
-		capture_last_empty(ctx, dst);
-	else
-		ctx->next_capture_last = true;
-	change_now(ctx);
+	if (!ctx->change_src && !ctx->job_running)
+		change_when_idle(ctx);
 	return 0;
 }
 
@@ -567,10 +574,11 @@ static void vhqv_stop_streaming(struct vb2_queue *vq)
 	v4l2_m2m_update_stop_streaming_state(m2m_ctx, vq);
 
 	mutex_lock(&ctx->cfg_lock);
-	if (is_output) {
+	if (is_output && ctx->change_pending) {
 		/* The frames a pending change waited for are gone. */
 		ctx->change_src = NULL;
-	} else if (ctx->change_pending) {
+		change_when_idle(ctx);
+	} else if (!is_output && ctx->change_pending) {
 		/* CAPTURE stopped: nothing is left to flag. */
 		ctx->cfg = ctx->next;
 		ctx->change_pending = false;
