@@ -173,8 +173,8 @@ int main(int argc, char **argv)
 		struct pollfd pfd = { .fd = fd, .events = POLLIN | POLLOUT | POLLPRI };
 		struct v4l2_buffer buf = { .memory = V4L2_MEMORY_MMAP };
 
-		if (poll(&pfd, 1, 5000) <= 0) {
-			fprintf(stderr, "vhqv-events: nothing for 5 s\n");
+		if (poll(&pfd, 1, 30000) <= 0) {
+			fprintf(stderr, "vhqv-events: nothing for 30 s\n");
 			return 1;
 		}
 		if (pfd.revents & POLLPRI) {
