@@ -83,6 +83,10 @@ static void to_v4l2(struct v4l2_format *v, enum v4l2_buf_type type,
 	pix->ycbcr_enc = fmt->ycbcr_enc;
 	pix->quantization = fmt->quantization;
 	pix->xfer_func = fmt->xfer_func;
+	/* Without the magic, the V4L2 core zeroes every field after priv
+	 * (encoding, quantization, transfer function) before the driver
+	 * sees them. */
+	pix->priv = V4L2_PIX_FMT_PRIV_MAGIC;
 }
 
 static void from_v4l2(struct m2m_format *fmt, const struct v4l2_format *v)

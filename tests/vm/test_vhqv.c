@@ -238,6 +238,23 @@ Test(driver, capture_follows_output_size_and_colorimetry)
 	close(fd);
 }
 
+Test(vhqv, set_format_passes_encoding_quantization_and_transfer)
+{
+	struct m2m_format fmt;
+
+	cr_assert_eq(m2m_format_init(&fmt, V4L2_PIX_FMT_YUYV, W, H), 0);
+	fmt.colorspace = V4L2_COLORSPACE_SMPTE170M;
+	fmt.ycbcr_enc = V4L2_YCBCR_ENC_709;
+	fmt.quantization = V4L2_QUANTIZATION_FULL_RANGE;
+	fmt.xfer_func = V4L2_XFER_FUNC_SRGB;
+	cr_assert_eq(m2m_set_format(dev, M2M_QUEUE_OUTPUT, &fmt), 0, "%s",
+		     m2m_last_error());
+	cr_assert_eq(m2m_get_format(dev, M2M_QUEUE_OUTPUT, &fmt), 0);
+	cr_assert_eq(fmt.ycbcr_enc, V4L2_YCBCR_ENC_709);
+	cr_assert_eq(fmt.quantization, V4L2_QUANTIZATION_FULL_RANGE);
+	cr_assert_eq(fmt.xfer_func, V4L2_XFER_FUNC_SRGB);
+}
+
 Test(driver, control_change_raises_a_control_event)
 {
 	int fd = open_node();
