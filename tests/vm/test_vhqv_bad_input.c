@@ -802,8 +802,9 @@ Test(qbuf, userptr_to_unmapped_memory_is_efault)
 /*
  * DMABUF: a buffer exported by another vhqv file (EXPBUF), smaller than
  * the importing queue's sizeimage. Given its own size (length and
- * bytesused 0), vb2 refuses it with EINVAL; claiming a larger length than the dma-buf has,
- * videobuf2-vmalloc refuses to attach it (EFAULT). Never read past it.
+ * bytesused 0), vb2 refuses it with EINVAL; claiming a larger length than
+ * the dma-buf has, videobuf2-vmalloc refuses to attach it (EFAULT). Never
+ * read past it.
  */
 static void dmabuf_small(const struct node *n)
 {
@@ -969,10 +970,13 @@ Test(mem, huge_frames_with_many_buffers_are_enomem)
 
 static void mount_debugfs(void)
 {
+	int ret;
+
 	if (access(STATS, R_OK) == 0)
 		return;
-	cr_assert(mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) == 0 ||
-		  errno == EBUSY, "mount debugfs: %s", strerror(errno));
+	ret = mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	cr_assert(ret == 0 || errno == EBUSY, "mount debugfs: %s",
+		  strerror(errno));
 	cr_assert_eq(access(STATS, R_OK), 0, "%s: %s", STATS, strerror(errno));
 }
 
@@ -1136,7 +1140,7 @@ Test(ctrl, encoder_pause_and_resume_are_einval)
 
 static void unknown_control(const struct node *n)
 {
-	struct v4l2_control c = { .id = V4L2_CID_VHQV_BASE + 0x100, .value = 1 };
+	struct v4l2_control c = { .id = V4L2_CID_VHQV_BASE + 0x100 };
 	struct v4l2_ext_control ec = { .id = V4L2_CID_AUTO_WHITE_BALANCE };
 	struct v4l2_ext_controls ecs = {
 		.which = V4L2_CTRL_WHICH_CUR_VAL, .count = 1, .controls = &ec,
@@ -1185,7 +1189,7 @@ static void out_of_range(const struct node *n)
 		{ V4L2_CID_DEINTERLACING_MODE, -1 },
 		{ V4L2_CID_VHQV_SCALER, 3 },
 	};
-	struct v4l2_control c;
+	struct v4l2_control c, after;
 	int err;
 
 	for (unsigned int i = 0; i < sizeof(rounded) / sizeof(rounded[0]);
@@ -1208,12 +1212,9 @@ static void out_of_range(const struct node *n)
 		cr_assert_eq(err, ERANGE, "control %#x = %d", refused[i].id,
 			     refused[i].in);
 		/* The value is unchanged. */
-		{
-			struct v4l2_control after = { .id = refused[i].id };
-
-			cr_assert_eq(xioctl(n->fd, VIDIOC_G_CTRL, &after), 0);
-			cr_assert_eq(after.value, c.value);
-		}
+		after = (struct v4l2_control){ .id = refused[i].id };
+		cr_assert_eq(xioctl(n->fd, VIDIOC_G_CTRL, &after), 0);
+		cr_assert_eq(after.value, c.value);
 	}
 }
 
