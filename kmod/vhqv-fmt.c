@@ -542,10 +542,15 @@ static int vhqv_g_selection(struct file *file, void *priv,
 	return 0;
 }
 
-/* Round v to even, in the direction the selection flags ask. */
+/*
+ * Round v to even, in the direction the selection flags ask. U32_MAX would
+ * round up to 0, the smallest rectangle instead of the largest: it goes
+ * down, and the frame clamps it anyway.
+ */
 static u32 round_even(u32 v, u32 flags)
 {
-	if ((flags & V4L2_SEL_FLAG_GE) && !(flags & V4L2_SEL_FLAG_LE))
+	if ((flags & V4L2_SEL_FLAG_GE) && !(flags & V4L2_SEL_FLAG_LE) &&
+	    v != U32_MAX)
 		return v + (v & 1);
 	return v & ~1u;
 }

@@ -325,9 +325,11 @@ void vhqv_run_work(struct work_struct *work)
 	dst->sequence = ctx->sequence[VHQV_DST]++;
 	v4l2_m2m_buf_copy_metadata(src, dst, true);
 	dst->field = V4L2_FIELD_NONE;
+	/* A failed job's buffer may be smaller than the frame: no payload. */
 	for (p = 0; p < cfg.q[VHQV_DST].fmt->mem_planes; p++)
 		vb2_set_plane_payload(&dst->vb2_buf, p,
-				      cfg.q[VHQV_DST].sizeimage[p]);
+				      state == VB2_BUF_STATE_DONE ?
+				      cfg.q[VHQV_DST].sizeimage[p] : 0);
 
 	if (v4l2_m2m_is_last_draining_src_buf(m2m_ctx, src)) {
 		last = true;
@@ -516,11 +518,30 @@ static int vhqv_buf_prepare(struct vb2_buffer *vb)
 	return 0;
 }
 
+/*
+ * Whether a CAPTURE buffer holds the frame jobs make. One queued while
+ * CAPTURE was stopped was checked at QBUF against the geometry of then,
+ * which a new OUTPUT format or a turn may have grown since.
+ */
+static bool capture_fits(struct vhqv_ctx *ctx, struct vb2_buffer *vb)
+{
+	bool fits = true;
+	unsigned int p;
+
+	mutex_lock(&ctx->cfg_lock);
+	for (p = 0; p < vb->num_planes; p++)
+		if (vb2_plane_size(vb, p) < ctx->cfg.q[VHQV_DST].sizeimage[p])
+			fits = false;
+	mutex_unlock(&ctx->cfg_lock);
+	return fits;
+}
+
 static void vhqv_buf_queue(struct vb2_buffer *vb)
 {
 	struct vhqv_ctx *ctx = vb2_get_drv_priv(vb->vb2_queue);
 	struct vb2_v4l2_buffer *vbuf = to_vb2_v4l2_buffer(vb);
 	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
+	unsigned int p;
 
 	if (!V4L2_TYPE_IS_OUTPUT(vb->vb2_queue->type) &&
 	    vb2_is_streaming(vb->vb2_queue)) {
@@ -537,6 +558,13 @@ static void vhqv_buf_queue(struct vb2_buffer *vb)
 			capture_last_empty(ctx, vbuf);
 			return;
 		}
+	}
+	if (!V4L2_TYPE_IS_OUTPUT(vb->vb2_queue->type) &&
+	    !capture_fits(ctx, vb)) {
+		for (p = 0; p < vb->num_planes; p++)
+			vb2_set_plane_payload(vb, p, 0);
+		vb2_buffer_done(vb, VB2_BUF_STATE_ERROR);
+		return;
 	}
 	v4l2_m2m_buf_queue(m2m_ctx, vbuf);
 }
