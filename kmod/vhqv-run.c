@@ -347,8 +347,13 @@ void vhqv_run_work(struct work_struct *work)
 	if (last)
 		dst->flags |= V4L2_BUF_FLAG_LAST;
 
-	v4l2_m2m_buf_done(src, state);
+	/*
+	 * The result first: an application that sees its OUTPUT buffer back
+	 * (POLLOUT) then finds the CAPTURE buffer ready too. v4l2-compliance's
+	 * select loop counts on that and otherwise never ends.
+	 */
 	v4l2_m2m_buf_done(dst, state);
+	v4l2_m2m_buf_done(src, state);
 	v4l2_m2m_job_finish(dev->m2m_dev, m2m_ctx);
 }
 
