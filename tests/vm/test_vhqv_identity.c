@@ -231,9 +231,18 @@ static void session_set_format(struct session *s, int q,
 	struct v4l2_format f = { .type = s->type[q] };
 	uint32_t flags = q == CAP && side->set_csc ?
 			 V4L2_PIX_FMT_FLAG_SET_CSC : 0;
+	uint32_t colorspace = side->colorspace;
 	uint32_t got_bpl, enc, quant;
 
 	cr_assert_not_null(fmt);
+	/*
+	 * The core drops the encoding and quantization of a format whose
+	 * colorspace is not valid, DEFAULT included: CAPTURE echoes OUTPUT's,
+	 * as an application does.
+	 */
+	if (q == CAP && !colorspace)
+		colorspace = s->mplane ? s->fmt[OUT].fmt.pix_mp.colorspace :
+			     s->fmt[OUT].fmt.pix.colorspace;
 	min_pitches(fmt, side->width, side->height, bpl);
 	for (unsigned int p = 0; p < fmt->mem_planes; p++)
 		bpl[p] += side->pad[p];
@@ -244,7 +253,7 @@ static void session_set_format(struct session *s, int q,
 		mp->height = side->height;
 		mp->pixelformat = side->fourcc;
 		mp->field = q == OUT ? side->field : V4L2_FIELD_NONE;
-		mp->colorspace = side->colorspace;
+		mp->colorspace = colorspace;
 		mp->ycbcr_enc = side->enc;
 		mp->quantization = side->quant;
 		mp->flags = flags;
@@ -261,7 +270,7 @@ static void session_set_format(struct session *s, int q,
 		pix->bytesperline = bpl[0];
 		/* Without it, the core clears the fields that follow. */
 		pix->priv = V4L2_PIX_FMT_PRIV_MAGIC;
-		pix->colorspace = side->colorspace;
+		pix->colorspace = colorspace;
 		pix->ycbcr_enc = side->enc;
 		pix->quantization = side->quant;
 		pix->flags = flags;
@@ -301,9 +310,12 @@ static void session_set_format(struct session *s, int q,
 		uint32_t field = s->mplane ? f.fmt.pix_mp.field :
 				 f.fmt.pix.field;
 
-		cr_assert_eq(field, side->field, "%s", s->what);
-		cr_assert_eq(enc, side->enc, "%s", s->what);
-		cr_assert_eq(quant, side->quant, "%s", s->what);
+		cr_assert_eq(field, side->field, "OUTPUT field %u\n%s", field,
+			     s->what);
+		cr_assert_eq(enc, side->enc, "OUTPUT encoding %u\n%s", enc,
+			     s->what);
+		cr_assert_eq(quant, side->quant, "OUTPUT quantization %u\n%s",
+			     quant, s->what);
 	} else {
 		const struct v4l2_format *o = &s->fmt[OUT];
 		uint32_t out_enc = s->mplane ? o->fmt.pix_mp.ycbcr_enc :
@@ -311,11 +323,16 @@ static void session_set_format(struct session *s, int q,
 		uint32_t out_quant = s->mplane ? o->fmt.pix_mp.quantization :
 				     o->fmt.pix.quantization;
 
+		uint32_t want_enc = side->set_csc && fmt->is_yuv ? side->enc :
+				    out_enc;
+		uint32_t want_quant = side->set_csc ? side->quant : out_quant;
+
 		/* CAPTURE keeps OUTPUT's unless it asked for its own. */
-		cr_assert_eq(enc, side->set_csc && fmt->is_yuv ? side->enc :
-			     out_enc, "%s", s->what);
-		cr_assert_eq(quant, side->set_csc ? side->quant : out_quant,
-			     "%s", s->what);
+		cr_assert_eq(enc, want_enc, "CAPTURE encoding %u, not %u\n%s",
+			     enc, want_enc, s->what);
+		cr_assert_eq(quant, want_quant,
+			     "CAPTURE quantization %u, not %u\n%s", quant,
+			     want_quant, s->what);
 	}
 }
 
@@ -828,4 +845,407 @@ Test(identity, every_format_pair_of_the_single_planar_node)
 		}
 	}
 	report("formats");
+}
+
+static bool is_multi_buffer(uint32_t fourcc)
+{
+	return hqv_format_find(fourcc)->mem_planes > 1;
+}
+
+Test(identity, multi_planar_formats_to_and_from_every_other)
+{
+	uint32_t in[MAX_FORMATS], out[MAX_FORMATS];
+	unsigned int n_in = offered(true, OUT, in);
+	unsigned int n_out = offered(true, CAP, out);
+	unsigned int multi = 0;
+
+	for (unsigned int i = 0; i < n_in; i++) {
+		multi += is_multi_buffer(in[i]);
+		for (unsigned int o = 0; o < n_out; o++) {
+			struct job_case c = simple_case(true, in[i], out[o],
+							i * 100 + o + 1);
+
+			if (!is_multi_buffer(in[i]) && !is_multi_buffer(out[o]))
+				continue;
+			c.frames = 2;
+			run_case(&c);
+		}
+	}
+	/* YUV420M, YVU420M and YUV444M at least (NV12M with semiplanar). */
+	cr_assert_geq(multi, 3);
+	report("mplane");
+}
+
+/* Format pairs for the geometry and control cases: packed, planar 4:2:0
+ * and 4:2:2, grey, 24-, 16- and 32-bit R'G'B', one buffer or several. */
+static const struct {
+	bool mplane;
+	uint32_t in, out;
+} geometry_pairs[] = {
+	{ false, V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_YUYV },
+	{ false, V4L2_PIX_FMT_YUV420, V4L2_PIX_FMT_YUV420 },
+	{ false, V4L2_PIX_FMT_XRGB32, V4L2_PIX_FMT_YUV422P },
+	{ false, V4L2_PIX_FMT_YUV422P, V4L2_PIX_FMT_RGB24 },
+	{ false, V4L2_PIX_FMT_GREY, V4L2_PIX_FMT_GREY },
+	{ false, V4L2_PIX_FMT_RGB565, V4L2_PIX_FMT_ABGR32 },
+	{ true, V4L2_PIX_FMT_YUV420M, V4L2_PIX_FMT_YUV444M },
+};
+
+#define N_GEOMETRY_PAIRS (sizeof(geometry_pairs) / sizeof(geometry_pairs[0]))
+
+static struct job_case pair_case(unsigned int i, uint32_t iw, uint32_t ih,
+				 uint32_t ow, uint32_t oh, uint32_t seed)
+{
+	struct job_case c = simple_case(geometry_pairs[i].mplane,
+					geometry_pairs[i].in,
+					geometry_pairs[i].out, seed);
+
+	c.out.width = iw;
+	c.out.height = ih;
+	c.cap.width = ow;
+	c.cap.height = oh;
+	/* A picture too: noise alone hides misplaced rows less well. */
+	c.frames = 2;
+	return c;
+}
+
+Test(identity, every_rotation_and_flip)
+{
+	static const int32_t rotations[] = { 0, 90, 180, 270 };
+
+	for (unsigned int i = 0; i < N_GEOMETRY_PAIRS; i++) {
+		for (unsigned int r = 0; r < 4; r++) {
+			for (unsigned int flip = 0; flip < 4; flip++) {
+				bool turned = rotations[r] % 180;
+				struct job_case c =
+					pair_case(i, W, H, turned ? H : W,
+						  turned ? W : H,
+						  i * 16 + r * 4 + flip + 1);
+
+				c.ctrl.rotate = rotations[r];
+				c.ctrl.hflip = flip & 1;
+				c.ctrl.vflip = flip >> 1;
+				run_case(&c);
+			}
+		}
+	}
+	report("orientation");
+}
+
+Test(identity, scaling_with_each_scaler_and_independent_ratios)
+{
+	static const struct {
+		uint32_t iw, ih, ow, oh;
+		int32_t rotate;
+	} sizes[] = {
+		{ 64, 48, 32, 24, 0 },		/* half */
+		{ 64, 48, 16, 12, 0 },		/* a quarter */
+		{ 64, 48, 96, 72, 0 },		/* 1.5x: past one band */
+		{ 48, 32, 128, 40, 0 },		/* x 2.67, y 1.25 */
+		{ 64, 48, 24, 80, 0 },		/* x down, y up */
+		{ 64, 48, 62, 46, 0 },		/* nearly 1 */
+		{ 64, 48, 30, 100, 90 },	/* turned, then scaled */
+	};
+	static const unsigned int pairs[] = { 0, 1, 2, 3, 6 };
+
+	for (unsigned int pi = 0; pi < sizeof(pairs) / sizeof(pairs[0]); pi++) {
+		for (unsigned int z = 0; z < sizeof(sizes) / sizeof(sizes[0]);
+		     z++) {
+			for (int32_t scaler = VHQV_SCALER_NEAREST;
+			     scaler <= VHQV_SCALER_AREA; scaler++) {
+				struct job_case c =
+					pair_case(pairs[pi], sizes[z].iw,
+						  sizes[z].ih, sizes[z].ow,
+						  sizes[z].oh,
+						  pi * 100 + z * 4 + scaler + 1);
+
+				c.ctrl.scaler = scaler;
+				c.ctrl.rotate = sizes[z].rotate;
+				run_case(&c);
+			}
+		}
+	}
+	report("scaling");
+}
+
+Test(identity, crop_and_compose_with_a_background_colour)
+{
+	static const struct v4l2_rect crops[] = {
+		{ 0, 0, 0, 0 }, { 6, 4, 40, 30 }, { 2, 10, 62, 36 },
+		{ 0, 0, 2, 2 }, { 62, 46, 2, 2 },
+	};
+	static const struct v4l2_rect composes[] = {
+		{ 0, 0, 0, 0 }, { 10, 8, 30, 20 }, { 34, 26, 30, 22 },
+		{ 0, 0, 64, 2 },
+	};
+	static const int32_t backgrounds[] = {
+		0x3366cc, 0xff0000, 0x00ff80, 0xffffff,
+	};
+	static const struct {
+		uint32_t in, out;
+		int32_t alpha;
+	} pairs[] = {
+		{ V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_YUV420, 255 },
+		{ V4L2_PIX_FMT_YUV420, V4L2_PIX_FMT_ARGB32, 128 },
+		{ V4L2_PIX_FMT_RGB24, V4L2_PIX_FMT_YVYU, 255 },
+		{ V4L2_PIX_FMT_GREY, V4L2_PIX_FMT_RGB565, 255 },
+		{ V4L2_PIX_FMT_YUV420, V4L2_PIX_FMT_YUV420, 255 },
+	};
+	unsigned int n = 0;
+
+	for (unsigned int pi = 0; pi < sizeof(pairs) / sizeof(pairs[0]); pi++) {
+		for (unsigned int k = 0; k < sizeof(crops) / sizeof(crops[0]);
+		     k++) {
+			for (unsigned int m = 0;
+			     m < sizeof(composes) / sizeof(composes[0]); m++) {
+				struct job_case c = simple_case(false,
+								pairs[pi].in,
+								pairs[pi].out,
+								++n);
+
+				c.crop = crops[k];
+				c.compose = composes[m];
+				c.ctrl.alpha = pairs[pi].alpha;
+				c.ctrl.background = backgrounds[n % 4];
+				run_case(&c);
+			}
+		}
+	}
+
+	/* Crop and compose with a turn, a flip and another filter. */
+	struct job_case c = simple_case(true, V4L2_PIX_FMT_YVU420M,
+					V4L2_PIX_FMT_BGRA32, ++n);
+
+	c.cap.width = H;
+	c.cap.height = W;
+	c.crop = (struct v4l2_rect){ 4, 2, 50, 40 };
+	c.compose = (struct v4l2_rect){ 6, 12, 36, 40 };
+	c.ctrl.rotate = 270;
+	c.ctrl.hflip = 1;
+	c.ctrl.scaler = VHQV_SCALER_AREA;
+	c.ctrl.background = 0x123456;
+	c.ctrl.alpha = 9;
+	run_case(&c);
+	report("crop_compose");
+}
+
+Test(identity, every_encoding_and_range_pair_chosen_with_set_csc)
+{
+	static const uint32_t encs[] = {
+		V4L2_YCBCR_ENC_601, V4L2_YCBCR_ENC_709, V4L2_YCBCR_ENC_BT2020,
+	};
+	static const uint32_t quants[] = {
+		V4L2_QUANTIZATION_LIM_RANGE, V4L2_QUANTIZATION_FULL_RANGE,
+	};
+	static const uint32_t pairs[][2] = {
+		{ V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_YUV420 },
+		{ V4L2_PIX_FMT_YUV420, V4L2_PIX_FMT_XRGB32 },
+		{ V4L2_PIX_FMT_XRGB32, V4L2_PIX_FMT_YUYV },
+		{ V4L2_PIX_FMT_RGB24, V4L2_PIX_FMT_BGRX32 },
+	};
+	/* And V4L2's defaults, for each colorspace that has its own. */
+	static const uint32_t colorspaces[] = {
+		V4L2_COLORSPACE_SMPTE170M, V4L2_COLORSPACE_REC709,
+		V4L2_COLORSPACE_BT2020, V4L2_COLORSPACE_JPEG,
+		V4L2_COLORSPACE_SRGB,
+	};
+	unsigned int n = 0;
+
+	for (unsigned int pi = 0; pi < 4; pi++) {
+		for (unsigned int e = 0; e < 9; e++) {
+			for (unsigned int q = 0; q < 4; q++) {
+				struct job_case c = simple_case(false,
+								pairs[pi][0],
+								pairs[pi][1],
+								++n);
+
+				c.out.colorspace = V4L2_COLORSPACE_REC709;
+				c.out.enc = encs[e / 3];
+				c.out.quant = quants[q / 2];
+				c.cap.set_csc = true;
+				c.cap.enc = encs[e % 3];
+				c.cap.quant = quants[q % 2];
+				run_case(&c);
+			}
+		}
+		for (unsigned int k = 0; k < 5; k++) {
+			struct job_case c = simple_case(false, pairs[pi][0],
+							pairs[pi][1], ++n);
+
+			c.out.colorspace = colorspaces[k];
+			run_case(&c);
+		}
+	}
+	report("csc");
+}
+
+Test(identity, every_deinterlace_mode_and_field_order_over_frames)
+{
+	static const uint32_t fields[] = {
+		V4L2_FIELD_INTERLACED, V4L2_FIELD_INTERLACED_TB,
+		V4L2_FIELD_INTERLACED_BT, V4L2_FIELD_SEQ_TB, V4L2_FIELD_SEQ_BT,
+		V4L2_FIELD_ALTERNATE,
+	};
+	static const struct {
+		bool mplane;
+		uint32_t in, out;
+	} pairs[] = {
+		{ false, V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_YUYV },
+		{ false, V4L2_PIX_FMT_YUV420, V4L2_PIX_FMT_YUV420 },
+		{ false, V4L2_PIX_FMT_RGB24, V4L2_PIX_FMT_XRGB32 },
+		{ true, V4L2_PIX_FMT_YUV420M, V4L2_PIX_FMT_UYVY },
+	};
+	/* ALTERNATE buffers: fields alternate, then one repeats (its prev
+	 * holds the same field, not the other one). */
+	static const uint32_t alternate[2][MAX_FRAMES] = {
+		{ V4L2_FIELD_TOP, V4L2_FIELD_BOTTOM, V4L2_FIELD_TOP,
+		  V4L2_FIELD_BOTTOM, V4L2_FIELD_BOTTOM, V4L2_FIELD_TOP },
+		{ V4L2_FIELD_BOTTOM, V4L2_FIELD_TOP, V4L2_FIELD_BOTTOM,
+		  V4L2_FIELD_TOP, V4L2_FIELD_TOP, V4L2_FIELD_BOTTOM },
+	};
+	unsigned int n = 0;
+
+	for (unsigned int pi = 0; pi < 4; pi++) {
+		for (unsigned int f = 0; f < 6; f++) {
+			for (int32_t mode = VHQV_DEINTERLACE_WEAVE;
+			     mode <= VHQV_DEINTERLACE_MOTION_ADAPTIVE; mode++) {
+				struct job_case c = simple_case(pairs[pi].mplane,
+								pairs[pi].in,
+								pairs[pi].out,
+								++n);
+
+				c.out.field = fields[f];
+				if (fields[f] == V4L2_FIELD_ALTERNATE)
+					c.out.height = H / 2;
+				memcpy(c.buf_field, alternate[n % 2],
+				       sizeof(c.buf_field));
+				c.ctrl.deinterlace = mode;
+				c.frames = MAX_FRAMES;
+				c.random_frames = 0;
+				/* Crop in frame lines, also for fields. */
+				if (pi == 1)
+					c.crop = (struct v4l2_rect){ 4, 6, 48,
+								     30 };
+				run_case(&c);
+			}
+		}
+	}
+	report("deinterlace");
+}
+
+Test(identity, procamp_in_every_colour_direction)
+{
+	static const struct hqv_procamp settings[] = {
+		{ 30, 0, 0, 0 }, { 0, -40, 0, 0 }, { 0, 0, 60, 0 },
+		{ 0, 0, 0, 45 }, { -20, 25, -50, -120 },
+		{ 127, 127, 127, 180 }, { -128, -128, -128, -180 },
+		{ 5, 90, -128, 90 },
+	};
+	static const uint32_t pairs[][2] = {
+		{ V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_YUV420 },
+		{ V4L2_PIX_FMT_YUV420, V4L2_PIX_FMT_XRGB32 },
+		{ V4L2_PIX_FMT_RGB24, V4L2_PIX_FMT_BGR24 },
+		{ V4L2_PIX_FMT_XRGB32, V4L2_PIX_FMT_YUYV },
+		{ V4L2_PIX_FMT_GREY, V4L2_PIX_FMT_RGB24 },
+	};
+	unsigned int n = 0;
+
+	for (unsigned int pi = 0; pi < 5; pi++) {
+		for (unsigned int k = 0; k < 8; k++) {
+			struct job_case c = simple_case(false, pairs[pi][0],
+							pairs[pi][1], ++n);
+
+			c.ctrl.brightness = settings[k].brightness;
+			c.ctrl.contrast = settings[k].contrast;
+			c.ctrl.saturation = settings[k].saturation;
+			c.ctrl.hue = settings[k].hue;
+			c.frames = 2;
+			run_case(&c);
+		}
+	}
+	report("procamp");
+}
+
+Test(identity, alpha_component_into_every_alpha_format)
+{
+	static const int32_t alphas[] = { 0, 77, 255 };
+	static const uint32_t in[] = {
+		V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_RGB24, V4L2_PIX_FMT_ARGB32,
+		V4L2_PIX_FMT_RGBA32,
+	};
+	static const uint32_t out[] = {
+		V4L2_PIX_FMT_ARGB32, V4L2_PIX_FMT_ABGR32, V4L2_PIX_FMT_RGBA32,
+		V4L2_PIX_FMT_BGRA32,
+	};
+	unsigned int n = 0;
+
+	for (unsigned int a = 0; a < 3; a++) {
+		for (unsigned int i = 0; i < 4; i++) {
+			for (unsigned int o = 0; o < 4; o++) {
+				struct job_case c = simple_case(false, in[i],
+								out[o], ++n);
+
+				c.ctrl.alpha = alphas[a];
+				run_case(&c);
+			}
+		}
+	}
+	report("alpha");
+}
+
+Test(identity, padded_bytesperline_on_both_queues)
+{
+	uint32_t fmts[MAX_FORMATS];
+	unsigned int n_fmts = offered(false, OUT, fmts);
+	unsigned int n = 0;
+	static const struct {
+		uint32_t fourcc;
+		uint32_t pad[HQV_MAX_PLANES];
+	} multi[] = {
+		{ V4L2_PIX_FMT_YUV420M, { 16, 40, 8 } },
+		{ V4L2_PIX_FMT_YVU420M, { 8, 8, 24 } },
+		{ V4L2_PIX_FMT_YUV444M, { 4, 12, 36 } },
+		{ V4L2_PIX_FMT_YUYV, { 20 } },
+		{ V4L2_PIX_FMT_XRGB32, { 36 } },
+		{ V4L2_PIX_FMT_YUV420, { 24 } },
+	};
+
+	/* Every single-planar format, to itself and converted. */
+	for (unsigned int i = 0; i < n_fmts; i++) {
+		const struct hqv_format *fmt = hqv_format_find(fmts[i]);
+		uint32_t other = fmt->is_yuv ? V4L2_PIX_FMT_XRGB32 :
+				 V4L2_PIX_FMT_YUV420;
+		struct job_case c = simple_case(false, fmts[i], fmts[i], ++n);
+
+		c.out.pad[0] = 24;
+		c.cap.pad[0] = 40;
+		run_case(&c);
+		c = simple_case(false, fmts[i], other, ++n);
+		c.out.pad[0] = 48;
+		c.cap.pad[0] = 16;
+		run_case(&c);
+		c = simple_case(false, other, fmts[i], ++n);
+		c.out.pad[0] = 8;
+		c.cap.pad[0] = 32;
+		run_case(&c);
+	}
+	/* Each plane its own padding, on the multi-planar node. */
+	for (unsigned int i = 0; i < 6; i++) {
+		for (unsigned int o = 0; o < 6; o++) {
+			struct job_case c = simple_case(true, multi[i].fourcc,
+							multi[o].fourcc, ++n);
+
+			memcpy(c.out.pad, multi[i].pad, sizeof(c.out.pad));
+			memcpy(c.cap.pad, multi[(o + 1) % 6].pad,
+			       sizeof(c.cap.pad));
+			if (!is_multi_buffer(multi[i].fourcc) &&
+			    !is_multi_buffer(multi[o].fourcc))
+				continue;
+			/* The pads of another format: ones it has. */
+			memcpy(c.cap.pad, multi[o].pad, sizeof(c.cap.pad));
+			c.cap.pad[0] += 4;
+			run_case(&c);
+		}
+	}
+	report("padding");
 }
