@@ -15,7 +15,8 @@
  * Everything goes through raw V4L2 ioctls (struct session below): one open
  * file per case, MMAP buffers, one buffer per queue, frames one at a time.
  * Sizes are small (64x48 and around) so the whole matrix stays well under a
- * minute in the TCG guest.
+ * minute in the TCG guest. CTest loads the module with semiplanar=1, so the
+ * nodes offer every format of the engine's table, NV12 and NV12M among them.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -90,6 +91,9 @@ struct job_case {
 	struct v4l2_rect crop;
 	struct v4l2_rect compose;
 	struct controls ctrl;
+	/* If set, the controls of each frame, set before it is queued: a new
+	 * value applies from the next frame (docs/vhqv.md). */
+	const struct controls *frame_ctrl;
 	/* Frames in sequence; the first RANDOM ones are noise, the rest
 	 * a still picture with noise and a moving block (for deinterlacing). */
 	unsigned int frames;
@@ -112,7 +116,7 @@ static const char *fourcc_str(uint32_t fourcc, char buf[5])
 
 static void describe(const struct job_case *c, char *buf, size_t len)
 {
-	const struct controls *k = &c->ctrl;
+	const struct controls *k = c->frame_ctrl ? &c->frame_ctrl[0] : &c->ctrl;
 	char a[5], b[5];
 
 	snprintf(buf, len,
@@ -129,6 +133,15 @@ static void describe(const struct job_case *c, char *buf, size_t len)
 		 c->compose.height, k->rotate, k->hflip, k->vflip, k->scaler,
 		 k->deinterlace, k->brightness, k->contrast, k->saturation,
 		 k->hue, k->alpha, k->background, c->frames, c->seed);
+	if (c->frame_ctrl)
+		snprintf(buf + strlen(buf), len - strlen(buf),
+			 "; controls per frame, deint %d %d %d %d %d %d",
+			 c->frame_ctrl[0].deinterlace,
+			 c->frame_ctrl[1].deinterlace,
+			 c->frame_ctrl[2].deinterlace,
+			 c->frame_ctrl[3].deinterlace,
+			 c->frame_ctrl[4].deinterlace,
+			 c->frame_ctrl[5].deinterlace);
 }
 
 /*
@@ -617,12 +630,11 @@ static bool uses_prev(const struct hqv_job *job)
 }
 
 /* The job a case describes, run natively into dst. */
-static void engine_frame(const struct job_case *c, const struct session *s,
-			 uint8_t *const src[], uint32_t field,
-			 const struct hqv_image *prev, uint8_t *const dst[],
-			 struct hqv_image *src_img)
+static void engine_frame(const struct job_case *c, const struct controls *k,
+			 const struct session *s, uint8_t *const src[],
+			 uint32_t field, const struct hqv_image *prev,
+			 uint8_t *const dst[], struct hqv_image *src_img)
 {
-	const struct controls *k = &c->ctrl;
 	struct hqv_job job = {
 		.hflip = k->hflip,
 		.vflip = k->vflip,
@@ -728,7 +740,7 @@ static void run_case(const struct job_case *c)
 	cr_assert_leq(c->frames, MAX_FRAMES);
 	describe(c, what, sizeof(what));
 	session_open(&s, c->mplane, what);
-	session_set_controls(&s, &c->ctrl);
+	session_set_controls(&s, c->frame_ctrl ? &c->frame_ctrl[0] : &c->ctrl);
 	session_set_format(&s, OUT, &c->out);
 	session_set_format(&s, CAP, &c->cap);
 	if (c->crop.width)
@@ -742,6 +754,8 @@ static void run_case(const struct job_case *c)
 	for (unsigned int i = 0; i < c->frames; i++) {
 		uint32_t field = c->out.field == V4L2_FIELD_ALTERNATE ?
 				 c->buf_field[i] : c->out.field;
+		const struct controls *k = c->frame_ctrl ? &c->frame_ctrl[i] :
+					   &c->ctrl;
 		bool equal = true;
 
 		for (unsigned int p = 0; p < s.mem_planes[OUT]; p++) {
@@ -753,13 +767,15 @@ static void run_case(const struct job_case *c)
 				     i < c->random_frames ? PICTURE_RANDOM :
 				     PICTURE_MOVING, i, c->seed + 7 * p);
 		}
+		if (i && c->frame_ctrl)
+			session_set_controls(&s, k);
 		session_frame(&s, src[i], field);
 
 		for (unsigned int p = 0; p < s.mem_planes[CAP]; p++)
 			memset(dst[p], CAPTURE_FILL,
 			       plane_sizeimage(&s, CAP, p));
-		engine_frame(c, &s, src[i], field, i ? &src_img[i - 1] : NULL,
-			     dst, &src_img[i]);
+		engine_frame(c, k, &s, src[i], field,
+			     i ? &src_img[i - 1] : NULL, dst, &src_img[i]);
 		for (unsigned int p = 0; p < s.mem_planes[CAP]; p++)
 			equal &= planes_equal(s.map[CAP][p], dst[p],
 					      plane_sizeimage(&s, CAP, p),
@@ -889,6 +905,8 @@ static const struct {
 	{ false, V4L2_PIX_FMT_GREY, V4L2_PIX_FMT_GREY },
 	{ false, V4L2_PIX_FMT_RGB565, V4L2_PIX_FMT_ABGR32 },
 	{ true, V4L2_PIX_FMT_YUV420M, V4L2_PIX_FMT_YUV444M },
+	{ false, V4L2_PIX_FMT_NV12, V4L2_PIX_FMT_NV21 },
+	{ true, V4L2_PIX_FMT_NV12M, V4L2_PIX_FMT_NV24 },
 };
 
 #define N_GEOMETRY_PAIRS (sizeof(geometry_pairs) / sizeof(geometry_pairs[0]))
@@ -990,6 +1008,7 @@ Test(identity, crop_and_compose_with_a_background_colour)
 		{ V4L2_PIX_FMT_RGB24, V4L2_PIX_FMT_YVYU, 255 },
 		{ V4L2_PIX_FMT_GREY, V4L2_PIX_FMT_RGB565, 255 },
 		{ V4L2_PIX_FMT_YUV420, V4L2_PIX_FMT_YUV420, 255 },
+		{ V4L2_PIX_FMT_NV24, V4L2_PIX_FMT_NV12, 255 },
 	};
 	unsigned int n = 0;
 
@@ -1094,6 +1113,8 @@ Test(identity, every_deinterlace_mode_and_field_order_over_frames)
 		{ false, V4L2_PIX_FMT_YUV420, V4L2_PIX_FMT_YUV420 },
 		{ false, V4L2_PIX_FMT_RGB24, V4L2_PIX_FMT_XRGB32 },
 		{ true, V4L2_PIX_FMT_YUV420M, V4L2_PIX_FMT_UYVY },
+		{ false, V4L2_PIX_FMT_NV12, V4L2_PIX_FMT_NV16 },
+		{ true, V4L2_PIX_FMT_NV21M, V4L2_PIX_FMT_YUV420M },
 	};
 	/* ALTERNATE buffers: fields alternate, then one repeats (its prev
 	 * holds the same field, not the other one). */
@@ -1105,7 +1126,7 @@ Test(identity, every_deinterlace_mode_and_field_order_over_frames)
 	};
 	unsigned int n = 0;
 
-	for (unsigned int pi = 0; pi < 4; pi++) {
+	for (unsigned int pi = 0; pi < sizeof(pairs) / sizeof(pairs[0]); pi++) {
 		for (unsigned int f = 0; f < 6; f++) {
 			for (int32_t mode = VHQV_DEINTERLACE_WEAVE;
 			     mode <= VHQV_DEINTERLACE_MOTION_ADAPTIVE; mode++) {
@@ -1208,7 +1229,10 @@ Test(identity, padded_bytesperline_on_both_queues)
 		{ V4L2_PIX_FMT_YUYV, { 20 } },
 		{ V4L2_PIX_FMT_XRGB32, { 36 } },
 		{ V4L2_PIX_FMT_YUV420, { 24 } },
+		{ V4L2_PIX_FMT_NV12M, { 12, 20 } },
+		{ V4L2_PIX_FMT_NV21M, { 6, 2 } },
 	};
+	const unsigned int n_multi = sizeof(multi) / sizeof(multi[0]);
 
 	/* Every single-planar format, to itself and converted. */
 	for (unsigned int i = 0; i < n_fmts; i++) {
@@ -1230,22 +1254,85 @@ Test(identity, padded_bytesperline_on_both_queues)
 		run_case(&c);
 	}
 	/* Each plane its own padding, on the multi-planar node. */
-	for (unsigned int i = 0; i < 6; i++) {
-		for (unsigned int o = 0; o < 6; o++) {
+	for (unsigned int i = 0; i < n_multi; i++) {
+		for (unsigned int o = 0; o < n_multi; o++) {
 			struct job_case c = simple_case(true, multi[i].fourcc,
 							multi[o].fourcc, ++n);
 
-			memcpy(c.out.pad, multi[i].pad, sizeof(c.out.pad));
-			memcpy(c.cap.pad, multi[(o + 1) % 6].pad,
-			       sizeof(c.cap.pad));
 			if (!is_multi_buffer(multi[i].fourcc) &&
 			    !is_multi_buffer(multi[o].fourcc))
 				continue;
-			/* The pads of another format: ones it has. */
+			memcpy(c.out.pad, multi[i].pad, sizeof(c.out.pad));
 			memcpy(c.cap.pad, multi[o].pad, sizeof(c.cap.pad));
+			/* Not the same pitch as the same format on OUTPUT. */
 			c.cap.pad[0] += 4;
 			run_case(&c);
 		}
 	}
 	report("padding");
+}
+
+/*
+ * Controls changed between the frames of one stream apply from the next
+ * frame; motion-adaptive deinterlacing compares with the previous OUTPUT
+ * frame even when that frame was deinterlaced in another mode.
+ */
+Test(identity, controls_changed_while_streaming_apply_from_the_next_frame)
+{
+	static const struct controls turns[MAX_FRAMES] = {
+		{ .alpha = 255, .deinterlace = 1, .scaler = 1 },
+		{ .alpha = 40, .deinterlace = 1, .scaler = 0, .hflip = 1,
+		  .rotate = 180, .background = 0x804020 },
+		{ .alpha = 255, .deinterlace = 1, .scaler = 2, .vflip = 1,
+		  .brightness = 20, .hue = 30 },
+		{ .alpha = 0, .deinterlace = 1, .scaler = 1, .rotate = 180,
+		  .contrast = -30, .saturation = 50 },
+		{ .alpha = 255, .deinterlace = 1, .scaler = 0, .hflip = 1,
+		  .vflip = 1, .background = 0xffffff },
+		{ .alpha = 255, .deinterlace = 1, .scaler = 1 },
+	};
+	static const int32_t modes[][MAX_FRAMES] = {
+		{ 1, 3, 1, 3, 0, 3 },
+		{ 0, 2, 3, 3, 1, 3 },
+	};
+	static const uint32_t fields[] = {
+		V4L2_FIELD_INTERLACED_TB, V4L2_FIELD_SEQ_BT,
+		V4L2_FIELD_ALTERNATE,
+	};
+	struct controls ctrl[MAX_FRAMES];
+	unsigned int n = 0;
+
+	/* Orientation, filter, colour and alpha, frame by frame. */
+	struct job_case c = simple_case(false, V4L2_PIX_FMT_YUYV,
+					V4L2_PIX_FMT_ARGB32, ++n);
+
+	c.cap.width = 40;
+	c.cap.height = 36;
+	c.compose = (struct v4l2_rect){ 4, 2, 32, 30 };
+	c.frames = MAX_FRAMES;
+	c.frame_ctrl = turns;
+	run_case(&c);
+
+	/* The deinterlacing mode, frame by frame. */
+	for (unsigned int m = 0; m < 2; m++) {
+		for (unsigned int f = 0; f < 3; f++) {
+			c = simple_case(f == 2, f == 2 ? V4L2_PIX_FMT_YUV420M :
+					V4L2_PIX_FMT_YUV420,
+					V4L2_PIX_FMT_YUYV, ++n);
+			c.out.field = fields[f];
+			if (fields[f] == V4L2_FIELD_ALTERNATE)
+				c.out.height = H / 2;
+			for (unsigned int i = 0; i < MAX_FRAMES; i++) {
+				ctrl[i] = (struct controls)DEFAULT_CONTROLS;
+				ctrl[i].deinterlace = modes[m][i];
+				c.buf_field[i] = i % 2 ? V4L2_FIELD_BOTTOM :
+						 V4L2_FIELD_TOP;
+			}
+			c.frames = MAX_FRAMES;
+			c.random_frames = 0;
+			c.frame_ctrl = ctrl;
+			run_case(&c);
+		}
+	}
+	report("controls_midstream");
 }
