@@ -34,12 +34,15 @@
 
 #include "hqv.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define W 64
 #define H 48
 #define MAX_FORMATS 64
 #define MAX_FRAMES 6
-/* Capture buffers are filled with this before each frame: the engine must
- * leave line padding alone, natively and in the device alike. */
+/*
+ * Capture buffers are filled with this before each frame: the engine must
+ * leave line padding alone, natively and in the device alike.
+ */
 #define CAPTURE_FILL 0xa5
 
 enum { OUT, CAP };
@@ -91,11 +94,15 @@ struct job_case {
 	struct v4l2_rect crop;
 	struct v4l2_rect compose;
 	struct controls ctrl;
-	/* If set, the controls of each frame, set before it is queued: a new
-	 * value applies from the next frame (docs/vhqv.md). */
+	/*
+	 * If set, the controls of each frame, set before it is queued: a new
+	 * value applies from the next frame (docs/vhqv.md).
+	 */
 	const struct controls *frame_ctrl;
-	/* Frames in sequence; the first RANDOM ones are noise, the rest
-	 * a still picture with noise and a moving block (for deinterlacing). */
+	/*
+	 * Frames in sequence; the first RANDOM ones are noise, the rest
+	 * a still picture with noise and a moving block (for deinterlacing).
+	 */
 	unsigned int frames;
 	unsigned int random_frames;
 	/* ALTERNATE: the field of each OUTPUT buffer. */
@@ -204,10 +211,10 @@ static void session_set_controls(struct session *s, const struct controls *c)
 	};
 	struct v4l2_ext_controls ctls = {
 		.which = V4L2_CTRL_WHICH_CUR_VAL,
-		.count = sizeof(ctl) / sizeof(ctl[0]),
+		.count = ARRAY_SIZE(ctl),
 		.controls = ctl,
 	};
-	int32_t want[sizeof(ctl) / sizeof(ctl[0])];
+	int32_t want[ARRAY_SIZE(ctl)];
 
 	for (unsigned int i = 0; i < ctls.count; i++)
 		want[i] = ctl[i].value;
@@ -476,7 +483,8 @@ static void session_frame(struct session *s, uint8_t *const src[],
 	for (unsigned int p = 0; p < s->mem_planes[OUT]; p++)
 		memcpy(s->map[OUT][p], src[p], plane_sizeimage(s, OUT, p));
 	for (unsigned int p = 0; p < s->mem_planes[CAP]; p++)
-		memset(s->map[CAP][p], CAPTURE_FILL, plane_sizeimage(s, CAP, p));
+		memset(s->map[CAP][p], CAPTURE_FILL,
+		       plane_sizeimage(s, CAP, p));
 	session_qbuf(s, OUT, field);
 	session_qbuf(s, CAP, V4L2_FIELD_ANY);
 	cr_assert_eq(poll(&pfd, 1, 10000), 1, "no frame in 10 s\n%s", s->what);
@@ -664,9 +672,11 @@ static void engine_frame(const struct job_case *c, const struct controls *k,
 	free(scratch);
 }
 
-/* Deterministic pictures: xorshift32 noise, or a still picture (a
+/*
+ * Deterministic pictures: xorshift32 noise, or a still picture (a
  * gradient with noise of up to 15 code values) crossed by a moving block
- * of noise, so motion-adaptive deinterlacing meets both. */
+ * of noise, so motion-adaptive deinterlacing meets both.
+ */
 static uint32_t rng_next(uint32_t *state)
 {
 	uint32_t x = *state;
@@ -727,8 +737,10 @@ static bool planes_equal(const uint8_t *got, const uint8_t *want, size_t n,
 	return false;
 }
 
-/* Run a case through the device and natively; count the frames that
- * differ. */
+/*
+ * Run a case through the device and natively; count the frames that
+ * differ.
+ */
 static void run_case(const struct job_case *c)
 {
 	uint8_t *src[MAX_FRAMES][VIDEO_MAX_PLANES] = { { NULL } };
@@ -892,8 +904,10 @@ Test(identity, multi_planar_formats_to_and_from_every_other)
 	report("mplane");
 }
 
-/* Format pairs for the geometry and control cases: packed, planar 4:2:0
- * and 4:2:2, grey, 24-, 16- and 32-bit R'G'B', one buffer or several. */
+/*
+ * Format pairs for the geometry and control cases: packed, planar 4:2:0
+ * and 4:2:2, grey, 24-, 16- and 32-bit R'G'B', one buffer or several.
+ */
 static const struct {
 	bool mplane;
 	uint32_t in, out;
@@ -909,7 +923,7 @@ static const struct {
 	{ true, V4L2_PIX_FMT_NV12M, V4L2_PIX_FMT_NV24 },
 };
 
-#define N_GEOMETRY_PAIRS (sizeof(geometry_pairs) / sizeof(geometry_pairs[0]))
+#define N_GEOMETRY_PAIRS ARRAY_SIZE(geometry_pairs)
 
 static struct job_case pair_case(unsigned int i, uint32_t iw, uint32_t ih,
 				 uint32_t ow, uint32_t oh, uint32_t seed)
@@ -966,16 +980,15 @@ Test(identity, scaling_with_each_scaler_and_independent_ratios)
 	};
 	static const unsigned int pairs[] = { 0, 1, 2, 3, 6 };
 
-	for (unsigned int pi = 0; pi < sizeof(pairs) / sizeof(pairs[0]); pi++) {
-		for (unsigned int z = 0; z < sizeof(sizes) / sizeof(sizes[0]);
-		     z++) {
+	for (unsigned int pi = 0; pi < ARRAY_SIZE(pairs); pi++) {
+		for (unsigned int z = 0; z < ARRAY_SIZE(sizes); z++) {
 			for (int32_t scaler = VHQV_SCALER_NEAREST;
 			     scaler <= VHQV_SCALER_AREA; scaler++) {
+				uint32_t seed = pi * 100 + z * 4 + scaler + 1;
 				struct job_case c =
 					pair_case(pairs[pi], sizes[z].iw,
 						  sizes[z].ih, sizes[z].ow,
-						  sizes[z].oh,
-						  pi * 100 + z * 4 + scaler + 1);
+						  sizes[z].oh, seed);
 
 				c.ctrl.scaler = scaler;
 				c.ctrl.rotate = sizes[z].rotate;
@@ -1012,11 +1025,10 @@ Test(identity, crop_and_compose_with_a_background_colour)
 	};
 	unsigned int n = 0;
 
-	for (unsigned int pi = 0; pi < sizeof(pairs) / sizeof(pairs[0]); pi++) {
-		for (unsigned int k = 0; k < sizeof(crops) / sizeof(crops[0]);
-		     k++) {
-			for (unsigned int m = 0;
-			     m < sizeof(composes) / sizeof(composes[0]); m++) {
+	for (unsigned int pi = 0; pi < ARRAY_SIZE(pairs); pi++) {
+		for (unsigned int k = 0; k < ARRAY_SIZE(crops); k++) {
+			for (unsigned int m = 0; m < ARRAY_SIZE(composes);
+			     m++) {
 				struct job_case c = simple_case(false,
 								pairs[pi].in,
 								pairs[pi].out,
@@ -1116,8 +1128,10 @@ Test(identity, every_deinterlace_mode_and_field_order_over_frames)
 		{ false, V4L2_PIX_FMT_NV12, V4L2_PIX_FMT_NV16 },
 		{ true, V4L2_PIX_FMT_NV21M, V4L2_PIX_FMT_YUV420M },
 	};
-	/* ALTERNATE buffers: fields alternate, then one repeats (its prev
-	 * holds the same field, not the other one). */
+	/*
+	 * ALTERNATE buffers: fields alternate, then one repeats (its prev
+	 * holds the same field, not the other one).
+	 */
 	static const uint32_t alternate[2][MAX_FRAMES] = {
 		{ V4L2_FIELD_TOP, V4L2_FIELD_BOTTOM, V4L2_FIELD_TOP,
 		  V4L2_FIELD_BOTTOM, V4L2_FIELD_BOTTOM, V4L2_FIELD_TOP },
@@ -1126,14 +1140,14 @@ Test(identity, every_deinterlace_mode_and_field_order_over_frames)
 	};
 	unsigned int n = 0;
 
-	for (unsigned int pi = 0; pi < sizeof(pairs) / sizeof(pairs[0]); pi++) {
+	for (unsigned int pi = 0; pi < ARRAY_SIZE(pairs); pi++) {
 		for (unsigned int f = 0; f < 6; f++) {
 			for (int32_t mode = VHQV_DEINTERLACE_WEAVE;
 			     mode <= VHQV_DEINTERLACE_MOTION_ADAPTIVE; mode++) {
-				struct job_case c = simple_case(pairs[pi].mplane,
-								pairs[pi].in,
-								pairs[pi].out,
-								++n);
+				struct job_case c =
+					simple_case(pairs[pi].mplane,
+						    pairs[pi].in,
+						    pairs[pi].out, ++n);
 
 				c.out.field = fields[f];
 				if (fields[f] == V4L2_FIELD_ALTERNATE)
@@ -1232,7 +1246,7 @@ Test(identity, padded_bytesperline_on_both_queues)
 		{ V4L2_PIX_FMT_NV12M, { 12, 20 } },
 		{ V4L2_PIX_FMT_NV21M, { 6, 2 } },
 	};
-	const unsigned int n_multi = sizeof(multi) / sizeof(multi[0]);
+	const unsigned int n_multi = ARRAY_SIZE(multi);
 
 	/* Every single-planar format, to itself and converted. */
 	for (unsigned int i = 0; i < n_fmts; i++) {
