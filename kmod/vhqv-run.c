@@ -307,7 +307,12 @@ void vhqv_run_work(struct work_struct *work)
 	} else if (!scratch_reserve(ctx, hqv_job_scratch_size(job))) {
 		if (run_bands(ctx)) {
 			state = VB2_BUF_STATE_DONE;
-			if (needs_prev(job))
+			/*
+			 * Every field-based frame, not only those that read
+			 * prev: the deinterlacing mode may change before the
+			 * next frame, which then compares with this one.
+			 */
+			if (job->src.field != HQV_FIELD_NONE)
 				keep_prev(ctx, &job->src, &cfg.q[VHQV_SRC]);
 		} else {
 			atomic64_inc(&dev->aborted);
