@@ -182,7 +182,8 @@ fill_tile_way(const struct hqv_job *job, uint8_t *restrict tile,
 		size_t k;
 
 		for (k = i; k < n; k++)
-			tile[t * n + k] = s[(ptrdiff_t)k * step + col];
+			tile[t * n + k] =
+				s[(ptrdiff_t)k * step + (ptrdiff_t)col];
 	}
 }
 
