@@ -281,6 +281,7 @@ void vhqv_run_work(struct work_struct *work)
 	struct vb2_v4l2_buffer *src, *dst;
 	struct hqv_job *job = &ctx->job;
 	struct vhqv_config cfg;
+	unsigned long flags;
 	bool last = false;
 	unsigned int p;
 	u64 start;
@@ -353,12 +354,17 @@ void vhqv_run_work(struct work_struct *work)
 		dst->flags |= V4L2_BUF_FLAG_LAST;
 
 	/*
-	 * The result first: an application that sees its OUTPUT buffer back
-	 * (POLLOUT) then finds the CAPTURE buffer ready too. v4l2-compliance's
-	 * select loop counts on that and otherwise never ends.
+	 * Both buffers at once, the result first: poll() checks OUTPUT, then
+	 * CAPTURE, so a reader that sees its OUTPUT buffer back (POLLOUT)
+	 * finds the CAPTURE one ready too, and with interrupts off the two
+	 * are apart for as short a time as can be. v4l2-compliance's select
+	 * and epoll loops count on the pair; one dequeued alone can make them
+	 * miss their frame count and never end.
 	 */
+	local_irq_save(flags);
 	v4l2_m2m_buf_done(dst, state);
 	v4l2_m2m_buf_done(src, state);
+	local_irq_restore(flags);
 	v4l2_m2m_job_finish(dev->m2m_dev, m2m_ctx);
 }
 
