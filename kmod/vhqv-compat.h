@@ -40,4 +40,23 @@
 	static_assert(1)
 #endif
 
+/*
+ * The engine's objects use vector registers on x86-64 (kmod/Kbuild): the
+ * calls into them are fenced by these, and must not sleep in between.
+ * Elsewhere the engine is built scalar and needs no fence.
+ */
+#ifdef CONFIG_X86_64
+#include <asm/fpu/api.h>
+#define vhqv_simd_begin()	kernel_fpu_begin()
+#define vhqv_simd_end()		kernel_fpu_end()
+#else
+static inline void vhqv_simd_begin(void)
+{
+}
+
+static inline void vhqv_simd_end(void)
+{
+}
+#endif
+
 #endif /* VHQV_COMPAT_H */
