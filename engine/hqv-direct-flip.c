@@ -45,11 +45,28 @@ static size_t rows_offset(void)
 	return job_offset() + aligned(sizeof(struct hqv_job));
 }
 
+/*
+ * The 32-bit format with a 24-bit R'G'B' source's byte order, which the
+ * copied rows take when they go to Y'CbCr (whose direct rows read bytes,
+ * not formats, so the result is the same); else NULL.
+ */
+static const struct hqv_format *widened(const struct hqv_job *job)
+{
+	const struct hqv_format *s = job->src.fmt;
+
+	if (s->family != HQV_FAMILY_RGB || s->bytes_per_group[0] != 3 ||
+	    !job->dst.fmt->is_yuv)
+		return NULL;
+	return hqv_format_find(s->order[0] ? HQV_FOURCC('X', 'R', '2', '4') :
+				HQV_FOURCC('X', 'B', '2', '4'));
+}
+
 /* Bytes of one copied row of plane p (all planes have every pixel). */
 static size_t row_bytes(const struct hqv_job *job, unsigned int p)
 {
-	return aligned((size_t)job->src.width *
-		       job->src.fmt->bytes_per_group[p]);
+	uint32_t g = job->src.fmt->bytes_per_group[p];
+
+	return aligned((size_t)job->src.width * (widened(job) ? 4 : g));
 }
 
 static size_t place_offset(const struct hqv_job *job)
@@ -94,6 +111,38 @@ reverse_groups(uint8_t *restrict d, const uint8_t *restrict s, size_t n,
 			d[g * i + b] = s[g * (n - 1 - i) + b];
 }
 
+/*
+ * n 24-bit pixels in reverse order as 32-bit ones, the fourth byte 0xff:
+ * 32-bit pixels convert in vector registers where three-byte groups,
+ * without a byte shuffle (SSE2), do not.
+ */
+static HQV_ROW_CLONES void
+mirror_widen(uint8_t *restrict d, const uint8_t *restrict s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		d[4 * i] = s[3 * (n - 1 - i)];
+		d[4 * i + 1] = s[3 * (n - 1 - i) + 1];
+		d[4 * i + 2] = s[3 * (n - 1 - i) + 2];
+		d[4 * i + 3] = 0xff;
+	}
+}
+
+/* The same, in order. */
+static HQV_ROW_CLONES void
+widen(uint8_t *restrict d, const uint8_t *restrict s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		d[4 * i] = s[3 * i];
+		d[4 * i + 1] = s[3 * i + 1];
+		d[4 * i + 2] = s[3 * i + 2];
+		d[4 * i + 3] = 0xff;
+	}
+}
+
 static HQV_ROW_CLONES void
 mirror_row(uint8_t *restrict d, const uint8_t *restrict s, size_t n,
 	   size_t g)
@@ -126,9 +175,11 @@ static void flip_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 		size_t unused;
 
 		*view = *job;
-		head->place = hqv_direct_place_find(job, &unused);
+		if (widened(job))
+			view->src.fmt = widened(job);
 		for (p = 0; p < s->num_planes; p++)
 			view->src.bytesperline[p] = row_bytes(job, p);
+		head->place = hqv_direct_place_find(view, &unused);
 		head->valid = 1;
 	}
 	for (p = 0; p < s->num_planes; p++) {
@@ -141,7 +192,11 @@ static void flip_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 			const uint8_t *from = job->src.planes[p] +
 					      (size_t)sy * job->src.bytesperline[p];
 
-			if (job->hflip)
+			if (view->src.fmt != s && job->hflip)
+				mirror_widen(rows, from, job->src.width);
+			else if (view->src.fmt != s)
+				widen(rows, from, job->src.width);
+			else if (job->hflip)
 				mirror_row(rows, from, job->src.width,
 					   s->bytes_per_group[p]);
 			else
