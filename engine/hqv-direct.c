@@ -698,15 +698,23 @@ static bool in_place(const struct hqv_job *job)
 
 hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch)
 {
+	hqv_direct_fn *fn;
+
+	*scratch = 0;
+	if (in_place(job))
+		return hqv_direct_place_find(job, scratch);
+	fn = hqv_direct_turn_find(job, scratch);
+	if (!fn)
+		fn = hqv_direct_flip_find(job, scratch);
+	return fn ? fn : hqv_direct_scale_find(job, scratch);
+}
+
+hqv_direct_fn *hqv_direct_place_find(const struct hqv_job *job,
+				     size_t *scratch)
+{
 	const struct hqv_format *s = job->src.fmt, *d = job->dst.fmt;
 
 	*scratch = 0;
-	if (!in_place(job))
-	{
-		hqv_direct_fn *fn = hqv_direct_turn_find(job, scratch);
-
-		return fn ? fn : hqv_direct_scale_find(job, scratch);
-	}
 	if (s->is_yuv && s->family != HQV_FAMILY_GREY &&
 	    d->family == HQV_FAMILY_RGB)
 		return yuv_to_rgb_find(job, scratch);

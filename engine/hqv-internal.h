@@ -85,15 +85,24 @@ void hqv_scale_line(const struct hqv_job *job, const struct hqv_line *in,
 hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch);
 
 /*
- * Direct rows for jobs that move pixels: turns and flips of the whole
- * image (hqv-direct-turn.c); bilinear scaling with a crop
- * (hqv-direct-scale.c), then blend deinterlacing (hqv-direct-deint.c),
- * tried in that order by hqv_direct_scale_find(); each as
- * hqv_direct_find(). A direct row that keeps what it read for the next
+ * The direct row of a job's formats and colours as if it kept every pixel
+ * in its place, whatever its orientation says; as hqv_direct_find().
+ */
+hqv_direct_fn *hqv_direct_place_find(const struct hqv_job *job,
+				     size_t *scratch);
+
+/*
+ * Direct rows for jobs that move pixels, tried in this order: turns and
+ * flips of the whole image (hqv-direct-turn.c), flips of sources without
+ * chroma subsampling (hqv-direct-flip.c), then, through
+ * hqv_direct_scale_find(), bilinear scaling with a crop
+ * (hqv-direct-scale.c) and blend deinterlacing (hqv-direct-deint.c); each
+ * as hqv_direct_find(). A direct row that keeps what it read for the next
  * row pairs of a band finds the first uint32_t of its scratch zero at the
  * start of each band (hqv_job_run()), so nothing outlives a band.
  */
 hqv_direct_fn *hqv_direct_turn_find(const struct hqv_job *job, size_t *scratch);
+hqv_direct_fn *hqv_direct_flip_find(const struct hqv_job *job, size_t *scratch);
 hqv_direct_fn *hqv_direct_scale_find(const struct hqv_job *job,
 				     size_t *scratch);
 hqv_direct_fn *hqv_direct_deint_find(const struct hqv_job *job,

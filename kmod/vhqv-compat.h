@@ -40,4 +40,23 @@
 	static_assert(1)
 #endif
 
+/*
+ * The engine's objects use vector registers when built with VHQV_SIMD=y on
+ * x86-64 (kmod/Kbuild): the calls into them are fenced by these, and must
+ * not sleep in between. Otherwise the engine is scalar and needs no fence.
+ */
+#if defined(CONFIG_X86_64) && defined(VHQV_SIMD)
+#include <asm/fpu/api.h>
+#define vhqv_simd_begin()	kernel_fpu_begin()
+#define vhqv_simd_end()		kernel_fpu_end()
+#else
+static inline void vhqv_simd_begin(void)
+{
+}
+
+static inline void vhqv_simd_end(void)
+{
+}
+#endif
+
 #endif /* VHQV_COMPAT_H */

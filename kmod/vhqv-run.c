@@ -20,6 +20,7 @@
 #include <media/v4l2-event.h>
 #include <media/videobuf2-vmalloc.h>
 
+#include "vhqv-compat.h"
 #include "vhqv-priv.h"
 
 void vhqv_queue_event(struct vhqv_ctx *ctx, u32 type, u32 changes)
@@ -257,7 +258,26 @@ static void keep_prev(struct vhqv_ctx *ctx, const struct hqv_image *src,
 	ctx->prev_valid = true;
 }
 
-/* Run the engine on a job, band by band; false when aborted. */
+/*
+ * Prepare a job and size its scratch memory. The engine may use vector
+ * registers (vhqv-compat.h): one section without sleeping.
+ */
+static int prepare_job(struct hqv_job *job, size_t *scratch)
+{
+	int ret;
+
+	vhqv_simd_begin();
+	ret = hqv_job_prepare(job);
+	*scratch = ret ? 0 : hqv_job_scratch_size(job);
+	vhqv_simd_end();
+	return ret;
+}
+
+/*
+ * Run the engine on a job, band by band; false when aborted. Each band is
+ * one section with vector registers, which keeps preemption off: the
+ * preemption point comes between bands.
+ */
 static bool run_bands(struct vhqv_ctx *ctx)
 {
 	struct hqv_job *job = &ctx->job;
@@ -266,7 +286,9 @@ static bool run_bands(struct vhqv_ctx *ctx)
 	for (y = 0; y < job->dst.height; y += VHQV_BAND_ROWS) {
 		if (READ_ONCE(ctx->aborting))
 			return false;
+		vhqv_simd_begin();
 		hqv_job_run(job, ctx->scratch, y, y + VHQV_BAND_ROWS);
+		vhqv_simd_end();
 		cond_resched();
 	}
 	return true;
@@ -282,6 +304,7 @@ void vhqv_run_work(struct work_struct *work)
 	struct hqv_job *job = &ctx->job;
 	struct vhqv_config cfg;
 	unsigned long flags;
+	size_t scratch;
 	bool last = false;
 	unsigned int p;
 	u64 start;
@@ -302,10 +325,10 @@ void vhqv_run_work(struct work_struct *work)
 	if (needs_prev(job) && ctx->prev_valid)
 		job->prev = &ctx->prev;
 
-	if (hqv_job_prepare(job)) {
+	if (prepare_job(job, &scratch)) {
 		/* The ioctls keep the queues consistent: a driver bug. */
 		v4l2_err(&dev->v4l2_dev, "engine rejected the job\n");
-	} else if (!scratch_reserve(ctx, hqv_job_scratch_size(job))) {
+	} else if (!scratch_reserve(ctx, scratch)) {
 		if (run_bands(ctx)) {
 			state = VB2_BUF_STATE_DONE;
 			/*

@@ -50,6 +50,11 @@ struct direct_case {
 	TURN(s, d, w, h, 270, true, false), \
 	TURN(s, d, w, h, 180, true, true), \
 	TURN(s, d, w, h, 180, true, false)
+/* Each flip of a whole image: across, down, both. */
+#define FLIPS(s, d, w, h) \
+	TURN(s, d, w, h, 0, true, false), \
+	TURN(s, d, w, h, 0, false, true), \
+	TURN(s, d, w, h, 0, true, true)
 /* Bilinear scaling within one format. */
 #define SCALE(f, w, h, dw, dh) { .src = f, .dst = f, .width = w, .height = h, \
 	.dst_width = dw, .dst_height = dh, .scaler = HQV_SCALER_BILINEAR }
@@ -105,6 +110,33 @@ static const struct direct_case cases[] = {
 	  HQV_SCALER_AREA },
 	{ "NV12", "YUV420", 38, 12, .rotation = 270, .scaler =
 	  HQV_SCALER_BILINEAR },
+	/*
+	 * Flips of sources without chroma subsampling (hqv-direct-flip.c):
+	 * every bytes-per-pixel of a plane, 4:2:0, 4:2:2 and 4:4:4 chroma
+	 * written, R'G'B' from 4:4:4.
+	 */
+	FLIPS("RGB24", "YUYV", 38, 12),
+	FLIPS("RGB24", "YUYV", 1920, 4),
+	FLIPS("RGB24", "NV12", 38, 12),
+	FLIPS("BGR24", "YUV420", 38, 12),
+	FLIPS("XRGB32", "YUYV", 38, 12),
+	FLIPS("XRGB32", "NV12", 1920, 4),
+	FLIPS("ABGR32", "YUV420", 38, 12),
+	FLIPS("RGBA32", "NV24", 38, 12),
+	FLIPS("XBGR32", "GREY", 38, 12),
+	FLIPS("RGB24", "RGB24", 38, 12),
+	FLIPS("ARGB32", "ARGB32", 38, 12),
+	FLIPS("RGB565", "RGB565", 38, 12),
+	FLIPS("NV24", "RGB24", 38, 12),
+	FLIPS("NV24", "XBGR32", 1920, 4),
+	FLIPS("YUV444M", "BGRA32", 38, 12),
+	FLIPS("NV24", "NV24", 38, 12),
+	FLIPS("YUV444M", "YUV444M", 38, 12),
+	FLIPS("GREY", "GREY", 38, 12),
+	{ "RGB24", "YUYV", 38, 12, .hflip = true,
+	  .procamp = { 40, 127, 127, 45 } },
+	{ "NV24", "XBGR32", 38, 12, .hflip = true, .vflip = true,
+	  .procamp = { 20, 60, 90, 33 } },
 	/* Bilinear scaling: down, up, each direction alone, with crops. */
 	SCALE("YUV420", 38, 12, 26, 10),
 	SCALE("NV12", 38, 12, 26, 10),

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Direct rows for flips of sources whose chroma is not subsampled
+ * (R'G'B', GREY, 4:4:4): jobs that only mirror the whole image across,
+ * down or both (no turn, crop, scaling, compose or deinterlacing).
+ *
+ * Such a source's pixels each carry all their samples, and colour is
+ * computed per pixel (docs/engine.md, steps 2 and 3: there is no chroma to
+ * interpolate), so the pipeline's oriented line for destination row y is
+ * source row y (H - 1 - y with a vertical flip) with its pixels in reverse
+ * order for a horizontal flip, converted pixel by pixel. Chroma
+ * down-sampling comes after orientation and sees only those lines. So a
+ * flip is a copy of the source rows in destination order, reversed where
+ * the job flips across, into the band's scratch memory, and then the
+ * direct row of the same job without the flip on that copy: it gives
+ * what the pipeline gives, byte for byte (tests/engine/test_direct.c).
+ */
+#include "hqv-internal.h"
+
+/*
+ * The scratch: this header, a copy of the job whose planes are moved for
+ * each row pair onto the copied source rows and onto the destination
+ * rows, the copied rows, and the scratch of the direct row it calls.
+ * hqv_job_run() zeroes valid at the start of each band.
+ */
+struct flip_head {
+	uint32_t valid;
+	hqv_direct_fn *place;	/* the direct row without the flip */
+};
+
+#define FLIP_ALIGN	64
+
+static size_t aligned(size_t n)
+{
+	return (n + FLIP_ALIGN - 1) & ~(size_t)(FLIP_ALIGN - 1);
+}
+
+static size_t job_offset(void)
+{
+	return aligned(sizeof(struct flip_head));
+}
+
+static size_t rows_offset(void)
+{
+	return job_offset() + aligned(sizeof(struct hqv_job));
+}
+
+/*
+ * The 32-bit format with a 24-bit R'G'B' source's byte order, which the
+ * copied rows take when they go to Y'CbCr (whose direct rows read bytes,
+ * not formats, so the result is the same); else NULL.
+ */
+static const struct hqv_format *widened(const struct hqv_job *job)
+{
+	const struct hqv_format *s = job->src.fmt;
+
+	if (s->family != HQV_FAMILY_RGB || s->bytes_per_group[0] != 3 ||
+	    !job->dst.fmt->is_yuv)
+		return NULL;
+	return hqv_format_find(s->order[0] ? HQV_FOURCC('X', 'R', '2', '4') :
+				HQV_FOURCC('X', 'B', '2', '4'));
+}
+
+/* Bytes of one copied row of plane p (all planes have every pixel). */
+static size_t row_bytes(const struct hqv_job *job, unsigned int p)
+{
+	uint32_t g = job->src.fmt->bytes_per_group[p];
+
+	return aligned((size_t)job->src.width * (widened(job) ? 4 : g));
+}
+
+static size_t place_offset(const struct hqv_job *job)
+{
+	size_t n = rows_offset();
+	unsigned int p;
+
+	for (p = 0; p < job->src.fmt->num_planes; p++)
+		n += 2 * row_bytes(job, p);
+	return n;
+}
+
+/* n groups of g bytes in reverse order, g a constant in each caller. */
+static inline __attribute__((always_inline)) void
+reverse_groups(uint8_t *restrict d, const uint8_t *restrict s, size_t n,
+	       const size_t g)
+{
+	const uint8_t *restrict last = s + g * (n - 1);
+	size_t i, b;
+
+	if (g == 4) {
+		/* Whole words: the vectoriser loads and stores them so. */
+		for (i = 0; i < n; i++) {
+			uint32_t v;
+
+			memcpy(&v, last - 4 * i, 4);
+			memcpy(d + 4 * i, &v, 4);
+		}
+		return;
+	}
+	if (g == 2) {
+		for (i = 0; i < n; i++) {
+			uint16_t v;
+
+			memcpy(&v, last - 2 * i, 2);
+			memcpy(d + 2 * i, &v, 2);
+		}
+		return;
+	}
+	for (i = 0; i < n; i++)
+		for (b = 0; b < g; b++)
+			d[g * i + b] = s[g * (n - 1 - i) + b];
+}
+
+/*
+ * n 24-bit pixels in reverse order as 32-bit ones, the fourth byte 0xff:
+ * 32-bit pixels convert in vector registers where three-byte groups,
+ * without a byte shuffle (SSE2), do not.
+ */
+static HQV_ROW_CLONES void
+mirror_widen(uint8_t *restrict d, const uint8_t *restrict s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		d[4 * i] = s[3 * (n - 1 - i)];
+		d[4 * i + 1] = s[3 * (n - 1 - i) + 1];
+		d[4 * i + 2] = s[3 * (n - 1 - i) + 2];
+		d[4 * i + 3] = 0xff;
+	}
+}
+
+/* The same, in order. */
+static HQV_ROW_CLONES void
+widen(uint8_t *restrict d, const uint8_t *restrict s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		d[4 * i] = s[3 * i];
+		d[4 * i + 1] = s[3 * i + 1];
+		d[4 * i + 2] = s[3 * i + 2];
+		d[4 * i + 3] = 0xff;
+	}
+}
+
+static HQV_ROW_CLONES void
+mirror_row(uint8_t *restrict d, const uint8_t *restrict s, size_t n,
+	   size_t g)
+{
+	switch (g) {
+	case 1:
+		reverse_groups(d, s, n, 1);
+		break;
+	case 2:
+		reverse_groups(d, s, n, 2);
+		break;
+	case 3:
+		reverse_groups(d, s, n, 3);
+		break;
+	default:
+		reverse_groups(d, s, n, 4);
+		break;
+	}
+}
+
+static void flip_pair(const struct hqv_job *job, void *scratch, uint32_t y)
+{
+	const struct hqv_format *s = job->src.fmt, *d = job->dst.fmt;
+	struct flip_head *head = scratch;
+	struct hqv_job *view = (void *)((uint8_t *)scratch + job_offset());
+	uint8_t *rows = (uint8_t *)scratch + rows_offset();
+	unsigned int p, r;
+
+	if (!head->valid) {
+		size_t unused;
+
+		*view = *job;
+		if (widened(job))
+			view->src.fmt = widened(job);
+		for (p = 0; p < s->num_planes; p++)
+			view->src.bytesperline[p] = row_bytes(job, p);
+		head->place = hqv_direct_place_find(view, &unused);
+		head->valid = 1;
+	}
+	for (p = 0; p < s->num_planes; p++) {
+		size_t bytes = row_bytes(job, p);
+
+		view->src.planes[p] = rows;
+		for (r = 0; r < 2; r++) {
+			uint32_t sy = job->vflip ? job->src.height - 1 - y - r :
+				      y + r;
+			const uint8_t *from = job->src.planes[p] +
+					      (size_t)sy * job->src.bytesperline[p];
+
+			if (view->src.fmt != s && job->hflip)
+				mirror_widen(rows, from, job->src.width);
+			else if (view->src.fmt != s)
+				widen(rows, from, job->src.width);
+			else if (job->hflip)
+				mirror_row(rows, from, job->src.width,
+					   s->bytes_per_group[p]);
+			else
+				memcpy(rows, from, (size_t)job->src.width *
+				       s->bytes_per_group[p]);
+			rows += bytes;
+		}
+	}
+	/* The direct row writes its rows 0 and 1: destination rows y, y + 1. */
+	for (p = 0; p < d->num_planes; p++)
+		view->dst.planes[p] = job->dst.planes[p] +
+				      (size_t)(p && d->vsub == 2 ? y / 2 : y) *
+				      job->dst.bytesperline[p];
+	head->place(view, (uint8_t *)scratch + place_offset(job), 0);
+}
+
+hqv_direct_fn *hqv_direct_flip_find(const struct hqv_job *job, size_t *scratch)
+{
+	const struct hqv_format *s = job->src.fmt;
+	size_t place_scratch;
+
+	*scratch = 0;
+	if (job->src.field != HQV_FIELD_NONE || job->rotation ||
+	    !(job->hflip || job->vflip) || s->hsub != 1 || s->vsub != 1 ||
+	    job->crop.left || job->crop.top ||
+	    job->crop.width != job->src.width ||
+	    job->crop.height != job->src.height ||
+	    job->compose.left || job->compose.top ||
+	    job->compose.width != job->dst.width ||
+	    job->compose.height != job->dst.height ||
+	    job->src.width != job->dst.width ||
+	    job->src.height != job->dst.height)
+		return NULL;
+	if (!hqv_direct_place_find(job, &place_scratch))
+		return NULL;
+	*scratch = place_offset(job) + place_scratch;
+	return flip_pair;
+}
