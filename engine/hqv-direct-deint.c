@@ -22,7 +22,7 @@ static const uint8_t *frame_row(const struct hqv_job *job, unsigned int p,
 {
 	const struct hqv_image *f = &job->plan.fields[t % 2];
 
-	return f->planes[p] + (size_t)(t / 2) * f->bytesperline[p];
+	return hqv_row(f, p, t / 2);
 }
 
 /*
@@ -43,7 +43,7 @@ static const uint8_t *chroma_row(const struct hqv_job *job, unsigned int p,
 		if (k2 >= rows)
 			k2 = rows - 1;
 	}
-	return f->planes[p] + (size_t)k2 * f->bytesperline[p];
+	return hqv_row(f, p, k2);
 }
 
 static inline __attribute__((always_inline)) void
@@ -95,8 +95,7 @@ blend_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 			const uint8_t *restrict a0, *restrict a1, *restrict b0;
 			const uint8_t *restrict b1, *restrict c0, *restrict c1;
 			const uint8_t *restrict d0, *restrict d1;
-			uint8_t *restrict out = job->dst.planes[p] +
-				(size_t)(y / 2) * job->dst.bytesperline[p];
+			uint8_t *restrict out = hqv_row(&job->dst, p, y / 2);
 			uint32_t ta = above(y, h), td = below(y + 1, h);
 			size_t x;
 
@@ -117,8 +116,7 @@ blend_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 		}
 		for (r = 0; r < 2; r++) {
 			uint32_t t = y + r;
-			uint8_t *out = job->dst.planes[p] +
-				       (size_t)t * job->dst.bytesperline[p];
+			uint8_t *out = hqv_row(&job->dst, p, t);
 
 			blend_bytes(frame_row(job, p, above(t, h)),
 				    frame_row(job, p, t),

@@ -189,8 +189,7 @@ static void flip_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 		for (r = 0; r < 2; r++) {
 			uint32_t sy = job->vflip ? job->src.height - 1 - y - r :
 				      y + r;
-			const uint8_t *from = job->src.planes[p] +
-					      (size_t)sy * job->src.bytesperline[p];
+			const uint8_t *from = hqv_row(&job->src, p, sy);
 
 			if (view->src.fmt != s && job->hflip)
 				mirror_widen(rows, from, job->src.width);
@@ -207,9 +206,8 @@ static void flip_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 	}
 	/* The direct row writes its rows 0 and 1: destination rows y, y + 1. */
 	for (p = 0; p < d->num_planes; p++)
-		view->dst.planes[p] = job->dst.planes[p] +
-				      (size_t)(p && d->vsub == 2 ? y / 2 : y) *
-				      job->dst.bytesperline[p];
+		view->dst.planes[p] = hqv_row(&job->dst, p,
+					      p && d->vsub == 2 ? y / 2 : y);
 	head->place(view, (uint8_t *)scratch + place_offset(job), 0);
 }
 

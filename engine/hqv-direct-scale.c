@@ -184,8 +184,7 @@ fill_slot(const struct hqv_job *job, struct scale_state *s, unsigned int i,
 	struct hqv_yuv_row r;
 
 	if (fmt->family == HQV_FAMILY_GREY) {
-		luma_v(job->src.planes[0] + (size_t)row * job->src.bytesperline[0],
-		       1, s->v[0], job->src.width);
+		luma_v(hqv_row(&job->src, 0, row), 1, s->v[0], job->src.width);
 		scale_across(s->v[0], &s->taps[0], s->h[i][0], n);
 		return;
 	}
@@ -296,8 +295,7 @@ chroma_store(const struct hqv_job *job, struct scale_state *s, uint32_t row,
 	size_t k;
 
 	if (d->family == HQV_FAMILY_SEMIPLANAR) {
-		uint8_t *restrict o = job->dst.planes[1] +
-				      (size_t)row * job->dst.bytesperline[1];
+		uint8_t *restrict o = hqv_row(&job->dst, 1, row);
 
 		if (d->order[0] == 0) {
 			for (k = 0; k < cw; k++) {
@@ -311,10 +309,8 @@ chroma_store(const struct hqv_job *job, struct scale_state *s, uint32_t row,
 			}
 		}
 	} else {
-		memcpy(job->dst.planes[d->order[1]] +
-		       (size_t)row * job->dst.bytesperline[d->order[1]], cb, cw);
-		memcpy(job->dst.planes[d->order[2]] +
-		       (size_t)row * job->dst.bytesperline[d->order[2]], cr, cw);
+		memcpy(hqv_row(&job->dst, d->order[1], row), cb, cw);
+		memcpy(hqv_row(&job->dst, d->order[2], row), cr, cw);
 	}
 }
 
@@ -354,8 +350,7 @@ bilinear_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 		g = (v >> 16) & 0xffff;
 		a = slot_of(job, s, j, -1);
 		b = g ? slot_of(job, s, j + 1, a) : a;
-		luma_down(s->h[a][0], s->h[b][0], g,
-			  job->dst.planes[0] + (size_t)yr * job->dst.bytesperline[0],
+		luma_down(s->h[a][0], s->h[b][0], g, hqv_row(&job->dst, 0, yr),
 			  n);
 		if (grey || (vsub && r && !average_v))
 			continue;

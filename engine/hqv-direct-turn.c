@@ -58,18 +58,6 @@ static void chroma_at(const struct hqv_format *f, unsigned int ch,
 	}
 }
 
-static const uint8_t *src_row(const struct hqv_job *job, unsigned int p,
-			      uint32_t row)
-{
-	return job->src.planes[p] + (size_t)row * job->src.bytesperline[p];
-}
-
-static uint8_t *dst_row(const struct hqv_job *job, unsigned int p,
-			uint32_t row)
-{
-	return job->dst.planes[p] + (size_t)row * job->dst.bytesperline[p];
-}
-
 static void reverse_copy(uint8_t *restrict d, const uint8_t *restrict s,
 			 size_t n)
 {
@@ -155,7 +143,7 @@ fill_tile_way(const struct hqv_job *job, uint8_t *restrict tile,
 	/* The leftmost source column the tile holds. */
 	int32_t left = forwards ? p->x0 + (int32_t)first :
 				     p->x0 - (int32_t)first - (int32_t)(count - 1);
-	const uint8_t *s = src_row(job, 0, p->y0) + left;
+	const uint8_t *s = hqv_row(&job->src, 0, p->y0) + left;
 
 #if HAVE_TRANSPOSE8
 	if (count == TILE_ROWS) {
@@ -203,7 +191,7 @@ luma_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 {
 	const struct hqv_plan *p = &job->plan;
 	size_t n = job->dst.width, r;
-	uint8_t *a = dst_row(job, 0, y), *b = dst_row(job, 0, y + 1);
+	uint8_t *a = hqv_row(&job->dst, 0, y), *b = hqv_row(&job->dst, 0, y + 1);
 
 	if (p->di_x == 0) {
 		/* A quarter turn: rows y, y + 1 are source columns. */
@@ -224,7 +212,7 @@ luma_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 		return;
 	}
 	for (r = 0; r < 2; r++) {
-		const uint8_t *s = src_row(job, 0, p->y0 + (int32_t)(y + r) * p->dj_y);
+		const uint8_t *s = hqv_row(&job->src, 0, p->y0 + (int32_t)(y + r) * p->dj_y);
 		uint8_t *d = r ? b : a;
 
 		if (p->di_x > 0)
@@ -383,7 +371,7 @@ chroma_sums(const struct hqv_job *job, uint32_t y, uint16_t *t[2],
 		if (at[0].plane == at[1].plane) {
 			step = (ptrdiff_t)p->di_y *
 			       job->src.bytesperline[at[0].plane];
-			gather_turned(src_row(job, at[0].plane, first), step, n,
+			gather_turned(hqv_row(&job->src, at[0].plane, first), step, n,
 				      at[0].offset, at[1].offset, q * s_step,
 				      q2 * s_step, t[0], t[1]);
 			return;
@@ -391,7 +379,7 @@ chroma_sums(const struct hqv_job *job, uint32_t y, uint16_t *t[2],
 		for (c = 0; c < 2; c++) {
 			step = (ptrdiff_t)p->di_y *
 			       job->src.bytesperline[at[c].plane];
-			gather_turned_plane(src_row(job, at[c].plane, first),
+			gather_turned_plane(hqv_row(&job->src, at[c].plane, first),
 					    step, n, q, q2, t[c]);
 		}
 		return;
@@ -403,9 +391,9 @@ chroma_sums(const struct hqv_job *job, uint32_t y, uint16_t *t[2],
 		uint32_t up = q ? q - 1 : 0, down = q + 1 < ch ? q + 1 : q;
 
 		for (c = 0; c < 2; c++) {
-			const uint8_t *a = src_row(job, at[c].plane, q);
-			const uint8_t *u = src_row(job, at[c].plane, up);
-			const uint8_t *d = src_row(job, at[c].plane, down);
+			const uint8_t *a = hqv_row(&job->src, at[c].plane, q);
+			const uint8_t *u = hqv_row(&job->src, at[c].plane, up);
+			const uint8_t *d = hqv_row(&job->src, at[c].plane, down);
 
 			gather_straight(a + at[c].offset, u + at[c].offset,
 					d + at[c].offset, n, s_step,
@@ -428,7 +416,7 @@ chroma_out(const struct hqv_job *job, uint32_t y, uint16_t *const t[2],
 		uint8_t *out;
 
 		chroma_at(job->dst.fmt, c, &at);
-		out = dst_row(job, at.plane, y / 2) + at.offset;
+		out = hqv_row(&job->dst, at.plane, y / 2) + at.offset;
 		if (job->plan.di_x == 0)
 			filter_5_10_1(t[c], n, out, d_step);
 		else

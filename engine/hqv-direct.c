@@ -10,18 +10,6 @@
  */
 #include "hqv-internal.h"
 
-static const uint8_t *src_row(const struct hqv_job *job, unsigned int p,
-			      uint32_t row)
-{
-	return job->src.planes[p] + (size_t)row * job->src.bytesperline[p];
-}
-
-static uint8_t *dst_row(const struct hqv_job *job, unsigned int p,
-			uint32_t row)
-{
-	return job->dst.planes[p] + (size_t)row * job->dst.bytesperline[p];
-}
-
 /* The same format on both sides: each plane's lines are copied. */
 static void copy_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 {
@@ -33,12 +21,12 @@ static void copy_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 				  job->src.width) * fmt->bytes_per_group[p];
 
 		if (p && fmt->vsub == 2) {
-			memcpy(dst_row(job, p, y / 2), src_row(job, p, y / 2),
+			memcpy(hqv_row(&job->dst, p, y / 2), hqv_row(&job->src, p, y / 2),
 			       bytes);
 			continue;
 		}
 		for (r = 0; r < 2; r++)
-			memcpy(dst_row(job, p, y + r), src_row(job, p, y + r),
+			memcpy(hqv_row(&job->dst, p, y + r), hqv_row(&job->src, p, y + r),
 			       bytes);
 	}
 }
@@ -76,17 +64,17 @@ packed422_to_420(const struct hqv_job *job, uint32_t y, const size_t y0,
 		 const size_t c0, const size_t c1)
 {
 	const struct hqv_format *d = job->dst.fmt;
-	const uint8_t *a = src_row(job, 0, y), *b = src_row(job, 0, y + 1);
-	uint8_t *ya = dst_row(job, 0, y), *yb = dst_row(job, 0, y + 1);
+	const uint8_t *a = hqv_row(&job->src, 0, y), *b = hqv_row(&job->src, 0, y + 1);
+	uint8_t *ya = hqv_row(&job->dst, 0, y), *yb = hqv_row(&job->dst, 0, y + 1);
 	const size_t pairs = job->src.width / 2;
 
 	if (d->family == HQV_FAMILY_SEMIPLANAR) {
-		uint8_t *c = dst_row(job, 1, y / 2);
+		uint8_t *c = hqv_row(&job->dst, 1, y / 2);
 
 		packed422_rows(a, b, ya, yb, c, c + 1, 2, pairs, y0, c0, c1);
 	} else {
-		packed422_rows(a, b, ya, yb, dst_row(job, d->order[1], y / 2),
-			       dst_row(job, d->order[2], y / 2), 1, pairs, y0,
+		packed422_rows(a, b, ya, yb, hqv_row(&job->dst, d->order[1], y / 2),
+			       hqv_row(&job->dst, d->order[2], y / 2), 1, pairs, y0,
 			       c0, c1);
 	}
 }
@@ -317,12 +305,12 @@ yuv_to_rgb_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 		yuv_terms(job, &mx, y + r, lbuf, tr, tg, tb, &luma);
 
 		if (bpp == 4) {
-			terms_to_rgb(luma, tr, tg, tb, dst_row(job, 0, y + r),
+			terms_to_rgb(luma, tr, tg, tb, hqv_row(&job->dst, 0, y + r),
 				     w, mx.luma, half, o_r, o_g, o_b, extra);
 		} else {
 			terms_to_rgb(luma, tr, tg, tb, wbuf, w, mx.luma, half,
 				     o_r, o_g, o_b, extra);
-			rgb32_to_24(wbuf, dst_row(job, 0, y + r), w);
+			rgb32_to_24(wbuf, hqv_row(&job->dst, 0, y + r), w);
 		}
 	}
 }
@@ -534,13 +522,13 @@ yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
 	if (d->vsub == 2) {
 		/* 4:2:0: one chroma row from the pair. */
 		if (d->family == HQV_FAMILY_SEMIPLANAR) {
-			uint8_t *c = dst_row(job, 1, y / 2);
+			uint8_t *c = hqv_row(&job->dst, 1, y / 2);
 
 			chroma_down(cb[0], c + d->order[0], cw, 2, 2);
 			chroma_down(cr[0], c + d->order[1], cw, 2, 2);
 		} else {
-			uint8_t *pb = dst_row(job, d->order[1], y / 2);
-			uint8_t *pr = dst_row(job, d->order[2], y / 2);
+			uint8_t *pb = hqv_row(&job->dst, d->order[1], y / 2);
+			uint8_t *pr = hqv_row(&job->dst, d->order[2], y / 2);
 
 			chroma_down(cb[0], pb, cw, 1, 2);
 			chroma_down(cr[0], pr, cw, 1, 2);
@@ -561,13 +549,13 @@ yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
 			chroma_down(s0, c0, cw, 1, 1);
 			chroma_down(s1, c1, cw, 1, 1);
 			if (d->order[0] == 0)
-				pack422(yc[r], c0, c1, dst_row(job, 0, y + r),
+				pack422(yc[r], c0, c1, hqv_row(&job->dst, 0, y + r),
 					cw, 0);
 			else
-				pack422(yc[r], c0, c1, dst_row(job, 0, y + r),
+				pack422(yc[r], c0, c1, hqv_row(&job->dst, 0, y + r),
 					cw, 1);
 		} else if (d->family == HQV_FAMILY_SEMIPLANAR) {
-			uint8_t *c = dst_row(job, 1, y + r);
+			uint8_t *c = hqv_row(&job->dst, 1, y + r);
 
 			uint8_t *pb = c + d->order[0], *pr = c + d->order[1];
 
@@ -579,8 +567,8 @@ yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
 				chroma_codes(cr[r], pr, cw, 2);
 			}
 		} else {
-			uint8_t *pb = dst_row(job, d->order[1], y + r);
-			uint8_t *pr = dst_row(job, d->order[2], y + r);
+			uint8_t *pb = hqv_row(&job->dst, d->order[1], y + r);
+			uint8_t *pr = hqv_row(&job->dst, d->order[2], y + r);
 
 			if (d->hsub == 2) {
 				chroma_down(cb[r], pb, cw, 1, 1);
@@ -623,16 +611,16 @@ rgb_to_yuv_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 		mx.o[i] >>= HQV_FRAC_BITS;
 	for (r = 0; r < 2; r++)
 		if (!packed)
-			yc[r] = dst_row(job, 0, y + r);
+			yc[r] = hqv_row(&job->dst, 0, y + r);
 	if (job->dst.fmt->vsub == 2) {
 		/* 4:2:0 wants only the pair's sums: the second row adds. */
-		rgb_to_samples(&mx, src_row(job, 0, y), yc[0], cb[0], cr[0],
+		rgb_to_samples(&mx, hqv_row(&job->src, 0, y), yc[0], cb[0], cr[0],
 			       w, bpp, o_r, o_g, o_b, false);
-		rgb_to_samples(&mx, src_row(job, 0, y + 1), yc[1], cb[0], cr[0],
+		rgb_to_samples(&mx, hqv_row(&job->src, 0, y + 1), yc[1], cb[0], cr[0],
 			       w, bpp, o_r, o_g, o_b, true);
 	} else {
 		for (r = 0; r < 2; r++)
-			rgb_to_samples(&mx, src_row(job, 0, y + r), yc[r],
+			rgb_to_samples(&mx, hqv_row(&job->src, 0, y + r), yc[r],
 				       cb[r], cr[r], w, bpp, o_r, o_g, o_b,
 				       false);
 	}

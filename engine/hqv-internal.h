@@ -108,6 +108,13 @@ hqv_direct_fn *hqv_direct_scale_find(const struct hqv_job *job,
 hqv_direct_fn *hqv_direct_deint_find(const struct hqv_job *job,
 				     size_t *scratch);
 
+/* Memory row `row` of plane p of an image. */
+static inline uint8_t *hqv_row(const struct hqv_image *img, unsigned int p,
+			       uint32_t row)
+{
+	return img->planes[p] + (size_t)row * img->bytesperline[p];
+}
+
 static inline bool hqv_is_alternate(enum hqv_field f)
 {
 	return f == HQV_FIELD_ALTERNATE_TOP || f == HQV_FIELD_ALTERNATE_BOTTOM;

@@ -9,12 +9,6 @@
  */
 #include "hqv-internal.h"
 
-static const uint8_t *plane_row(const struct hqv_image *img, unsigned int p,
-				uint32_t row)
-{
-	return img->planes[p] + (size_t)row * img->bytesperline[p];
-}
-
 void hqv_yuv_row_init(struct hqv_yuv_row *r, const struct hqv_job *job,
 		      const struct hqv_image *img, uint32_t y)
 {
@@ -42,7 +36,7 @@ void hqv_yuv_row_init(struct hqv_yuv_row *r, const struct hqv_job *job,
 
 	switch (fmt->family) {
 	case HQV_FAMILY_PACKED_YUV:
-		a = plane_row(img, 0, y);
+		a = hqv_row(img, 0, y);
 		r->y = a + fmt->order[0];
 		r->y_step = 2;
 		r->cb[0] = r->cb[1] = a + fmt->order[1];
@@ -50,10 +44,10 @@ void hqv_yuv_row_init(struct hqv_yuv_row *r, const struct hqv_job *job,
 		r->c_step = 4;
 		break;
 	case HQV_FAMILY_SEMIPLANAR:
-		r->y = plane_row(img, 0, y);
+		r->y = hqv_row(img, 0, y);
 		r->y_step = 1;
-		a = plane_row(img, 1, k);
-		b = plane_row(img, 1, k2);
+		a = hqv_row(img, 1, k);
+		b = hqv_row(img, 1, k2);
 		r->cb[0] = a + fmt->order[0];
 		r->cb[1] = b + fmt->order[0];
 		r->cr[0] = a + fmt->order[1];
@@ -61,14 +55,14 @@ void hqv_yuv_row_init(struct hqv_yuv_row *r, const struct hqv_job *job,
 		r->c_step = 2;
 		break;
 	default: /* HQV_FAMILY_PLANAR */
-		r->y = plane_row(img, 0, y);
+		r->y = hqv_row(img, 0, y);
 		r->y_step = 1;
 		i = fmt->order[1];
-		r->cb[0] = plane_row(img, i, k);
-		r->cb[1] = plane_row(img, i, k2);
+		r->cb[0] = hqv_row(img, i, k);
+		r->cb[1] = hqv_row(img, i, k2);
 		i = fmt->order[2];
-		r->cr[0] = plane_row(img, i, k);
-		r->cr[1] = plane_row(img, i, k2);
+		r->cr[0] = hqv_row(img, i, k);
+		r->cr[1] = hqv_row(img, i, k2);
 		r->c_step = 1;
 		break;
 	}
@@ -140,7 +134,7 @@ static void unpack_yuv(const struct hqv_job *job, const struct hqv_image *img,
 static void unpack_grey(const struct hqv_image *img, uint32_t y, uint32_t x0,
 			uint32_t n, uint16_t *out[4])
 {
-	const uint8_t *p = plane_row(img, 0, y) + x0;
+	const uint8_t *p = hqv_row(img, 0, y) + x0;
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
@@ -154,7 +148,7 @@ static void unpack_rgb(const struct hqv_image *img, uint32_t y, uint32_t x0,
 {
 	const struct hqv_format *fmt = img->fmt;
 	uint32_t bpp = fmt->bytes_per_group[0], i;
-	const uint8_t *p = plane_row(img, 0, y) + x0 * bpp;
+	const uint8_t *p = hqv_row(img, 0, y) + x0 * bpp;
 	const uint8_t *r = p + fmt->order[0], *g = p + fmt->order[1];
 	const uint8_t *b = p + fmt->order[2];
 
@@ -174,7 +168,7 @@ static void unpack_rgb(const struct hqv_image *img, uint32_t y, uint32_t x0,
 static void unpack_rgb565(const struct hqv_image *img, uint32_t y,
 			  uint32_t x0, uint32_t n, uint16_t *out[4])
 {
-	const uint8_t *p = plane_row(img, 0, y) + 2 * x0;
+	const uint8_t *p = hqv_row(img, 0, y) + 2 * x0;
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
@@ -288,12 +282,6 @@ static void chroma_row_down(const uint16_t *restrict a,
 	}
 }
 
-static uint8_t *dst_row(const struct hqv_image *img, unsigned int p,
-			uint32_t row)
-{
-	return img->planes[p] + (size_t)row * img->bytesperline[p];
-}
-
 static void pack_yuv(const struct hqv_job *job, const struct hqv_line *rows,
 		     uint32_t y)
 {
@@ -310,10 +298,10 @@ static void pack_yuv(const struct hqv_job *job, const struct hqv_line *rows,
 		uint32_t step;
 
 		if (fmt->family == HQV_FAMILY_PACKED_YUV) {
-			p = dst_row(dst, 0, y + r) + fmt->order[0];
+			p = hqv_row(dst, 0, y + r) + fmt->order[0];
 			step = 2;
 		} else {
-			p = dst_row(dst, 0, y + r);
+			p = hqv_row(dst, 0, y + r);
 			step = 1;
 		}
 		for (x = 0; x < w; x++)
@@ -329,18 +317,18 @@ static void pack_yuv(const struct hqv_job *job, const struct hqv_line *rows,
 
 		switch (fmt->family) {
 		case HQV_FAMILY_PACKED_YUV:
-			cb = dst_row(dst, 0, row) + fmt->order[1];
-			cr = dst_row(dst, 0, row) + fmt->order[3];
+			cb = hqv_row(dst, 0, row) + fmt->order[1];
+			cr = hqv_row(dst, 0, row) + fmt->order[3];
 			step = 4;
 			break;
 		case HQV_FAMILY_SEMIPLANAR:
-			cb = dst_row(dst, 1, row) + fmt->order[0];
-			cr = dst_row(dst, 1, row) + fmt->order[1];
+			cb = hqv_row(dst, 1, row) + fmt->order[0];
+			cr = hqv_row(dst, 1, row) + fmt->order[1];
 			step = 2;
 			break;
 		default:
-			cb = dst_row(dst, fmt->order[1], row);
-			cr = dst_row(dst, fmt->order[2], row);
+			cb = hqv_row(dst, fmt->order[1], row);
+			cr = hqv_row(dst, fmt->order[2], row);
 			step = 1;
 			break;
 		}
@@ -357,7 +345,7 @@ static void pack_grey(const struct hqv_job *job, const struct hqv_line *rows,
 	uint32_t r, x;
 
 	for (r = 0; r < 2; r++) {
-		uint8_t *p = dst_row(&job->dst, 0, y + r);
+		uint8_t *p = hqv_row(&job->dst, 0, y + r);
 
 		for (x = 0; x < job->dst.width; x++)
 			p[x] = to_code(rows[r].c[0][x]);
@@ -377,7 +365,7 @@ static void pack_rgb(const struct hqv_job *job, const struct hqv_line *rows,
 	const uint32_t o2 = fmt->order[2], w = job->dst.width;
 
 	for (r = 0; r < 2; r++) {
-		uint8_t *restrict p = dst_row(&job->dst, 0, y + r);
+		uint8_t *restrict p = hqv_row(&job->dst, 0, y + r);
 		const uint16_t *c0 = rows[r].c[0], *c1 = rows[r].c[1];
 		const uint16_t *c2 = rows[r].c[2], *c3 = rows[r].c[3];
 
@@ -398,7 +386,7 @@ static void pack_rgb565(const struct hqv_job *job, const struct hqv_line *rows,
 	uint32_t r, x;
 
 	for (r = 0; r < 2; r++) {
-		uint8_t *p = dst_row(&job->dst, 0, y + r);
+		uint8_t *p = hqv_row(&job->dst, 0, y + r);
 		const struct hqv_line *l = &rows[r];
 
 		for (x = 0; x < job->dst.width; x++) {
