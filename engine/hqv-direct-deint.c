@@ -138,15 +138,7 @@ hqv_direct_fn *hqv_direct_deint_find(const struct hqv_job *job,
 	    job->src.field == HQV_FIELD_NONE ||
 	    hqv_is_alternate(job->src.field) ||
 	    s != job->dst.fmt || !job->plan.identity ||
-	    job->rotation || job->hflip || job->vflip ||
-	    job->crop.left || job->crop.top ||
-	    job->crop.width != job->src.width ||
-	    job->crop.height != job->src.height ||
-	    job->compose.left || job->compose.top ||
-	    job->compose.width != job->dst.width ||
-	    job->compose.height != job->dst.height ||
-	    job->src.width != job->dst.width ||
-	    job->src.height != job->dst.height)
+	    job->rotation || job->hflip || job->vflip || !hqv_job_whole(job))
 		return NULL;
 	if (s->family == HQV_FAMILY_RGB565)
 		return NULL;

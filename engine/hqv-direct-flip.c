@@ -219,14 +219,7 @@ hqv_direct_fn *hqv_direct_flip_find(const struct hqv_job *job, size_t *scratch)
 	*scratch = 0;
 	if (job->src.field != HQV_FIELD_NONE || job->rotation ||
 	    !(job->hflip || job->vflip) || s->hsub != 1 || s->vsub != 1 ||
-	    job->crop.left || job->crop.top ||
-	    job->crop.width != job->src.width ||
-	    job->crop.height != job->src.height ||
-	    job->compose.left || job->compose.top ||
-	    job->compose.width != job->dst.width ||
-	    job->compose.height != job->dst.height ||
-	    job->src.width != job->dst.width ||
-	    job->src.height != job->dst.height)
+	    !hqv_job_whole(job))
 		return NULL;
 	if (!hqv_direct_place_find(job, &place_scratch))
 		return NULL;

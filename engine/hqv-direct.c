@@ -670,11 +670,9 @@ static hqv_direct_fn *rgb_to_yuv_find(const struct hqv_job *job,
 }
 
 /* Whether a job keeps every pixel in its place. */
-static bool in_place(const struct hqv_job *job)
+bool hqv_job_whole(const struct hqv_job *job)
 {
-	return job->src.field == HQV_FIELD_NONE &&
-	       job->rotation == 0 && !job->hflip && !job->vflip &&
-	       job->crop.left == 0 && job->crop.top == 0 &&
+	return job->crop.left == 0 && job->crop.top == 0 &&
 	       job->crop.width == job->src.width &&
 	       job->crop.height == job->src.height &&
 	       job->compose.left == 0 && job->compose.top == 0 &&
@@ -682,6 +680,13 @@ static bool in_place(const struct hqv_job *job)
 	       job->compose.height == job->dst.height &&
 	       job->src.width == job->dst.width &&
 	       job->src.height == job->dst.height;
+}
+
+static bool in_place(const struct hqv_job *job)
+{
+	return job->src.field == HQV_FIELD_NONE &&
+	       job->rotation == 0 && !job->hflip && !job->vflip &&
+	       hqv_job_whole(job);
 }
 
 hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch)

@@ -85,6 +85,12 @@ void hqv_scale_line(const struct hqv_job *job, const struct hqv_line *in,
 hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch);
 
 /*
+ * Whether a job reads the whole source and writes the whole destination,
+ * of the same size (no crop, compose or scaling), as most direct rows ask.
+ */
+bool hqv_job_whole(const struct hqv_job *job);
+
+/*
  * The direct row of a job's formats and colours as if it kept every pixel
  * in its place, whatever its orientation says; as hqv_direct_find().
  */
