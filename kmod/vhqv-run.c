@@ -309,8 +309,13 @@ void vhqv_run_work(struct work_struct *work)
 	unsigned int p;
 	u64 start;
 
-	src = v4l2_m2m_src_buf_remove(m2m_ctx);
-	dst = v4l2_m2m_dst_buf_remove(m2m_ctx);
+	/*
+	 * The buffers stay queued until the job is done, so that a STOP or a
+	 * geometry change that comes meanwhile finds this OUTPUT buffer as
+	 * the last one queued, and flags this frame.
+	 */
+	src = v4l2_m2m_next_src_buf(m2m_ctx);
+	dst = v4l2_m2m_next_dst_buf(m2m_ctx);
 
 	mutex_lock(&ctx->cfg_lock);
 	cfg = ctx->cfg;
@@ -384,6 +389,8 @@ void vhqv_run_work(struct work_struct *work)
 	 * and epoll loops count on the pair; one dequeued alone can make them
 	 * miss their frame count and never end.
 	 */
+	v4l2_m2m_src_buf_remove(m2m_ctx);
+	v4l2_m2m_dst_buf_remove(m2m_ctx);
 	local_irq_save(flags);
 	v4l2_m2m_buf_done(dst, state);
 	v4l2_m2m_buf_done(src, state);

@@ -227,9 +227,31 @@ static void encoder_cmd(struct session *s, uint32_t cmd)
 		     cmd);
 }
 
+/*
+ * Another file's large frame, to keep the engine busy for a while (a
+ * 4096x4096 frame takes tenths of a second in the VM), so that what a
+ * test does meanwhile happens before any of its own frames is processed.
+ */
+static void busy_start(struct session *busy)
+{
+	session_open(busy, 4096, 4096, 1);
+	queue_out(busy, 0, 90);
+	queue_cap(busy, 0);
+	stream(busy, OUT, true);
+	stream(busy, CAP, true);
+}
+
+static void busy_end(struct session *busy)
+{
+	struct v4l2_buffer b;
+
+	cr_assert_eq(dequeue(busy, CAP, &b), 0, "the large frame came back");
+	session_close(busy);
+}
+
 Test(stream, drain_flags_the_last_frame_then_start_resumes)
 {
-	struct session s;
+	struct session s, busy;
 	struct v4l2_buffer b;
 	unsigned int i;
 
@@ -239,9 +261,12 @@ Test(stream, drain_flags_the_last_frame_then_start_resumes)
 		queue_out(&s, i, 40 + i);
 		queue_cap(&s, i);
 	}
+	/* STOP comes before the frames are processed, not after. */
+	busy_start(&busy);
 	stream(&s, OUT, true);
 	stream(&s, CAP, true);
 	encoder_cmd(&s, V4L2_ENC_CMD_STOP);
+	busy_end(&busy);
 
 	for (i = 0; i < 4; i++) {
 		cr_assert_eq(dequeue(&s, CAP, &b), 0);
@@ -364,9 +389,11 @@ Test(stream, new_output_size_while_capture_streams_is_a_source_change)
 
 /*
  * 32 files stream at once, each its own frames and HFLIP setting, all
- * queued up front (so how fast this test requeues cannot matter). The
- * mem2mem core takes one frame from each file in turn, so by the time any
- * file has all its frames, every other file has nearly all of its own.
+ * queued up front, and started while a large frame of another file keeps
+ * the engine busy (so neither how fast this test queues nor which file
+ * starts first can matter). The mem2mem core then takes one frame from each file in
+ * turn, so by the time any file has all its frames, every other file has
+ * nearly all of its own.
  */
 #define FILES	32
 #define FRAMES	12
@@ -376,6 +403,7 @@ Test(stream, thirty_two_files_stream_at_once_and_are_served_in_turn)
 	static struct session s[FILES];
 	unsigned int done[FILES] = { 0 }, finished = 0, first = FILES;
 	unsigned int i, f, least_when_first = FRAMES;
+	struct session busy;
 
 	for (i = 0; i < FILES; i++) {
 		session_open(&s[i], 32, 16, FRAMES);
@@ -389,6 +417,8 @@ Test(stream, thirty_two_files_stream_at_once_and_are_served_in_turn)
 			queue_cap(&s[i], f);
 		}
 	}
+	/* All files join the job queue while the engine is busy. */
+	busy_start(&busy);
 	for (i = 0; i < FILES; i++) {
 		stream(&s[i], OUT, true);
 		stream(&s[i], CAP, true);
@@ -429,6 +459,7 @@ Test(stream, thirty_two_files_stream_at_once_and_are_served_in_turn)
 	cr_assert_geq(least_when_first, FRAMES - 2,
 		      "when file %u had all %d frames, one file had only %u",
 		      first, FRAMES, least_when_first);
+	busy_end(&busy);
 	for (i = 0; i < FILES; i++)
 		session_close(&s[i]);
 }
