@@ -77,9 +77,18 @@ static void reverse_copy(uint8_t *restrict d, const uint8_t *restrict s,
  */
 #define TILE_ROWS	16
 
+/* The chroma tile: TILE_ROWS / 2 destination chroma rows of sums. */
+#define CTILE_ROWS	(TILE_ROWS / 2)
+
+/* Bits of scratch_head.valid: which tile holds rows of this band. */
+#define VALID_LUMA	1u
+#define VALID_CHROMA	2u
+
 struct scratch_head {
 	uint32_t valid;		/* zeroed by hqv_job_run() */
 	uint32_t tile_first;	/* the destination row the tile starts at */
+	uint32_t ctile_first;	/* the same for the chroma tile */
+	uint32_t pad;
 };
 
 /* Bytes of the chroma sums: two channels of n + 2 samples each. */
@@ -93,6 +102,28 @@ static uint8_t *tile_of(const struct hqv_job *job, void *scratch)
 {
 	return (uint8_t *)scratch + sizeof(struct scratch_head) +
 	       sums_bytes(job);
+}
+
+/* uint16_t per chroma tile row: n + 2 sums, rounded up to 4. */
+static size_t ctile_width(const struct hqv_job *job)
+{
+	return (job->dst.width / 2 + 2 + 3) & ~(size_t)3;
+}
+
+/*
+ * The chroma tile (quarter turns only): after the luma tile, two
+ * channels of CTILE_ROWS rows of ctile_width() sums each.
+ */
+static uint16_t *ctile_of(const struct hqv_job *job, void *scratch)
+{
+	return (uint16_t *)(tile_of(job, scratch) +
+			    ((TILE_ROWS * (size_t)job->dst.width + 3) &
+			     ~(size_t)3));
+}
+
+static size_t ctile_bytes(const struct hqv_job *job)
+{
+	return 2 * CTILE_ROWS * ctile_width(job) * sizeof(uint16_t);
 }
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -199,12 +230,12 @@ luma_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 		uint8_t *tile = tile_of(job, scratch);
 		uint32_t first = y - y % TILE_ROWS;
 
-		if (!head->valid || head->tile_first != first) {
+		if (!(head->valid & VALID_LUMA) || head->tile_first != first) {
 			uint32_t count = job->dst.height - first;
 
 			fill_tile(job, tile, first,
 				  count < TILE_ROWS ? count : TILE_ROWS);
-			head->valid = 1;
+			head->valid |= VALID_LUMA;
 			head->tile_first = first;
 		}
 		memcpy(a, tile + (y - first) * n, n);
@@ -271,46 +302,6 @@ static int across_mode(const struct hqv_job *job)
 }
 
 /*
- * Gather the per-row sums of a quarter turn for both chroma channels at
- * once: source chroma columns q and q2 of each chroma row, in the order
- * the destination's chroma columns visit them.
- */
-static inline __attribute__((always_inline)) void
-gather_turned(const uint8_t *restrict s, ptrdiff_t step, size_t n,
-	      uint32_t o_cb, uint32_t o_cr, uint32_t q, uint32_t q2,
-	      uint16_t *restrict tb, uint16_t *restrict tr)
-{
-	size_t k;
-
-	for (k = 0; k < n; k++) {
-		const uint8_t *r = s + (ptrdiff_t)k * step;
-
-		tb[k + 1] = 3 * r[q + o_cb] + r[q2 + o_cb];
-		tr[k + 1] = 3 * r[q + o_cr] + r[q2 + o_cr];
-	}
-	tb[0] = tb[1];
-	tr[0] = tr[1];
-	tb[n + 1] = tb[n];
-	tr[n + 1] = tr[n];
-}
-
-/* The same for one channel of a planar source. */
-static inline __attribute__((always_inline)) void
-gather_turned_plane(const uint8_t *restrict s, ptrdiff_t step, size_t n,
-		    uint32_t q, uint32_t q2, uint16_t *restrict t)
-{
-	size_t k;
-
-	for (k = 0; k < n; k++) {
-		const uint8_t *r = s + (ptrdiff_t)k * step;
-
-		t[k + 1] = 3 * r[q] + r[q2];
-	}
-	t[0] = t[1];
-	t[n + 1] = t[n];
-}
-
-/*
  * Vertical sums of a straight image, one channel: a, above and below are
  * the source chroma rows (clamped), read forwards or backwards.
  */
@@ -346,44 +337,208 @@ gather_straight(const uint8_t *restrict a, const uint8_t *restrict above,
 	t[n + 1] = t[n];
 }
 
-/* The destination chroma row y / 2, both channels, into scratch t[2]. */
+/*
+ * Chroma tile of a quarter turn: tile row r of each channel holds the sums
+ * t (as filter_5_10_1() wants them: 3 c[q] + c[q2]) of destination chroma row first / 2 + r. The
+ * source chroma rows are visited once per tile rather than once per
+ * destination chroma row, each reading the few neighbouring samples all
+ * the tile's rows need (q[r] and q2[r] are byte offsets into the row,
+ * channel included) while its cache line is at hand.
+ */
+static inline __attribute__((always_inline)) void
+ctile_gather2(const uint8_t *restrict s, ptrdiff_t step, size_t n, size_t w,
+	      const uint32_t *restrict qb, const uint32_t *restrict q2b,
+	      const uint32_t *restrict qr, const uint32_t *restrict q2r,
+	      uint16_t *restrict tb, uint16_t *restrict tr, const size_t rows)
+{
+	size_t k, r;
+
+	for (k = 0; k < n; k++) {
+		const uint8_t *row = s + (ptrdiff_t)k * step;
+
+		for (r = 0; r < rows; r++) {
+			tb[r * w + k + 1] = 3 * row[qb[r]] + row[q2b[r]];
+			tr[r * w + k + 1] = 3 * row[qr[r]] + row[q2r[r]];
+		}
+	}
+}
+
+/*
+ * The same when the tile's rows read one run of source chroma columns,
+ * each its own and the next (no clamping): row r reads sample lo + r
+ * (forwards) or lo + CTILE_ROWS - 1 - r (backwards) and the one after,
+ * so every offset is a constant and the loads of a row are contiguous.
+ */
+static inline __attribute__((always_inline)) void
+ctile_run2(const uint8_t *restrict s, ptrdiff_t step, size_t n, size_t w,
+	   const uint32_t o_cb, const uint32_t o_cr, const uint32_t s_step,
+	   uint16_t *restrict tb, uint16_t *restrict tr, const bool forwards)
+{
+	size_t k, r;
+
+	for (k = 0; k < n; k++) {
+		const uint8_t *row = s + (ptrdiff_t)k * step;
+
+		for (r = 0; r < CTILE_ROWS; r++) {
+			size_t o = (forwards ? r : CTILE_ROWS - 1 - r) * s_step;
+
+			tb[r * w + k + 1] = 3 * row[o + o_cb] +
+					    row[o + s_step + o_cb];
+			tr[r * w + k + 1] = 3 * row[o + o_cr] +
+					    row[o + s_step + o_cr];
+		}
+	}
+}
+
+/* The same for one channel (planar sources: a plane per channel). */
+static inline __attribute__((always_inline)) void
+ctile_gather1(const uint8_t *restrict s, ptrdiff_t step, size_t n, size_t w,
+	      const uint32_t *restrict q, const uint32_t *restrict q2,
+	      uint16_t *restrict t, const size_t rows)
+{
+	size_t k, r;
+
+	for (k = 0; k < n; k++) {
+		const uint8_t *row = s + (ptrdiff_t)k * step;
+
+		for (r = 0; r < rows; r++)
+			t[r * w + k + 1] = 3 * row[q[r]] + row[q2[r]];
+	}
+}
+
+/*
+ * Whether a full tile's offsets (channel 0) form one run: 1 forwards, -1
+ * backwards, 0 not (clamped at the right edge, or a tile of one row).
+ */
+static int ctile_run(const uint32_t *q, const uint32_t *q2, uint32_t s_step)
+{
+	bool fw = true, bw = true;
+	size_t r;
+
+	for (r = 0; r < CTILE_ROWS; r++) {
+		if (q2[r] != q[r] + s_step)
+			return 0;
+		fw = fw && q[r] == q[0] + r * s_step;
+		bw = bw && q[r] + r * s_step == q[0];
+	}
+	return fw ? 1 : bw ? -1 : 0;
+}
+
+static void fill_ctile(const struct hqv_job *job, uint16_t *restrict tile,
+		       uint32_t first, size_t rows, const uint32_t s_step)
+{
+	const struct hqv_plan *p = &job->plan;
+	uint32_t cw = job->src.width / 2, ch = job->src.height / 2;
+	uint32_t row0 = p->di_y > 0 ? 0 : ch - 1;
+	size_t n = job->dst.width / 2, w = ctile_width(job), r;
+	uint32_t qo[2][CTILE_ROWS] = { { 0 } };
+	uint32_t q2o[2][CTILE_ROWS] = { { 0 } };
+	uint16_t *t[2] = { tile, tile + CTILE_ROWS * w };
+	struct chroma_at at[2];
+	unsigned int c;
+
+	chroma_at(job->src.fmt, 0, &at[0]);
+	chroma_at(job->src.fmt, 1, &at[1]);
+	for (r = 0; r < rows; r++) {
+		/* Source luma columns 2q and 2q + 1, as chroma_sums(). */
+		uint32_t y = first + 2 * (uint32_t)r;
+		uint32_t q = (p->dj_x > 0 ? p->x0 + (int32_t)y :
+					    p->x0 - (int32_t)y - 1) / 2;
+		uint32_t q2 = q + 1 < cw ? q + 1 : q;
+
+		for (c = 0; c < 2; c++) {
+			qo[c][r] = q * s_step + at[c].offset;
+			q2o[c][r] = q2 * s_step + at[c].offset;
+		}
+	}
+	if (at[0].plane == at[1].plane) {
+		const uint8_t *s = hqv_row(&job->src, at[0].plane, row0);
+		ptrdiff_t step = (ptrdiff_t)p->di_y *
+				 job->src.bytesperline[at[0].plane];
+
+		int run = rows == CTILE_ROWS ? ctile_run(qo[0], q2o[0],
+							  s_step) : 0;
+
+		if (run && at[0].offset == 0 && at[1].offset == 1 &&
+		    s_step == 2)
+			ctile_run2(s + qo[0][run > 0 ? 0 : CTILE_ROWS - 1],
+				   step, n, w, 0, 1, 2, t[0], t[1], run > 0);
+		else if (run && at[0].offset == 1 && at[1].offset == 0 &&
+			 s_step == 2)
+			ctile_run2(s + qo[1][run > 0 ? 0 : CTILE_ROWS - 1],
+				   step, n, w, 1, 0, 2, t[0], t[1], run > 0);
+		else if (rows == CTILE_ROWS)
+			ctile_gather2(s, step, n, w, qo[0], q2o[0], qo[1],
+				      q2o[1], t[0], t[1], CTILE_ROWS);
+		else
+			ctile_gather2(s, step, n, w, qo[0], q2o[0], qo[1],
+				      q2o[1], t[0], t[1], rows);
+	} else {
+		for (c = 0; c < 2; c++) {
+			const uint8_t *s = hqv_row(&job->src, at[c].plane, row0);
+			ptrdiff_t step = (ptrdiff_t)p->di_y *
+					 job->src.bytesperline[at[c].plane];
+
+			if (rows == CTILE_ROWS)
+				ctile_gather1(s, step, n, w, qo[c], q2o[c],
+					      t[c], CTILE_ROWS);
+			else
+				ctile_gather1(s, step, n, w, qo[c], q2o[c],
+					      t[c], rows);
+		}
+	}
+	/* The ends repeat, as the pipeline clamps. */
+	for (c = 0; c < 2; c++)
+		for (r = 0; r < rows; r++) {
+			uint16_t *tr = t[c] + r * w;
+
+			tr[0] = tr[1];
+			tr[n + 1] = tr[n];
+		}
+}
+
+/*
+ * The sums of destination chroma row y / 2 of a quarter turn, both
+ * channels, from the chroma tile (filled when y leaves it).
+ */
+static inline __attribute__((always_inline)) void
+turned_sums(const struct hqv_job *job, void *scratch, uint32_t y,
+	    uint16_t *t[2], const uint32_t s_step)
+{
+	struct scratch_head *head = scratch;
+	uint16_t *tile = ctile_of(job, scratch);
+	uint32_t first = y - y % TILE_ROWS;
+	size_t w = ctile_width(job), r = (y - first) / 2;
+
+	if (!(head->valid & VALID_CHROMA) || head->ctile_first != first) {
+		size_t rows = (job->dst.height - first + 1) / 2;
+
+		fill_ctile(job, tile, first,
+			   rows < CTILE_ROWS ? rows : CTILE_ROWS, s_step);
+		head->valid |= VALID_CHROMA;
+		head->ctile_first = first;
+	}
+	t[0] = tile + r * w;
+	t[1] = tile + (CTILE_ROWS + r) * w;
+}
+
+/*
+ * The destination chroma row y / 2 of a straight image, both channels,
+ * into scratch t[2] (quarter turns take turned_sums()).
+ */
 static inline __attribute__((always_inline)) void
 chroma_sums(const struct hqv_job *job, uint32_t y, uint16_t *t[2],
 	    const uint32_t s_step)
 {
 	const struct hqv_plan *p = &job->plan;
 	const struct hqv_format *s = job->src.fmt;
-	uint32_t cw = job->src.width / 2, ch = job->src.height / 2;
+	uint32_t ch = job->src.height / 2;
 	size_t n = job->dst.width / 2;
 	struct chroma_at at[2];
 	unsigned int c;
 
 	chroma_at(s, 0, &at[0]);
 	chroma_at(s, 1, &at[1]);
-	if (p->di_x == 0) {
-		/* Source luma columns 2q and 2q + 1, whichever way. */
-		uint32_t q = (p->dj_x > 0 ? p->x0 + (int32_t)y :
-					    p->x0 - (int32_t)y - 1) / 2;
-		uint32_t q2 = q + 1 < cw ? q + 1 : q;
-		uint32_t first = p->di_y > 0 ? 0 : ch - 1;
-		ptrdiff_t step;
-
-		if (at[0].plane == at[1].plane) {
-			step = (ptrdiff_t)p->di_y *
-			       job->src.bytesperline[at[0].plane];
-			gather_turned(hqv_row(&job->src, at[0].plane, first), step, n,
-				      at[0].offset, at[1].offset, q * s_step,
-				      q2 * s_step, t[0], t[1]);
-			return;
-		}
-		for (c = 0; c < 2; c++) {
-			step = (ptrdiff_t)p->di_y *
-			       job->src.bytesperline[at[c].plane];
-			gather_turned_plane(hqv_row(&job->src, at[c].plane, first),
-					    step, n, q, q2, t[c]);
-		}
-		return;
-	}
 	{
 		/* Source luma rows 2q and 2q + 1, whichever way. */
 		uint32_t q = (p->dj_y > 0 ? p->y0 + (int32_t)y :
@@ -449,9 +604,13 @@ static void name(const struct hqv_job *job, void *scratch, uint32_t y)	\
 {									\
 	uint16_t *t[2];							\
 									\
-	luma_pair(job, scratch, y);						\
-	sums_init(job, scratch, t);					\
-	chroma_sums(job, y, t, s_step);					\
+	luma_pair(job, scratch, y);					\
+	if (job->plan.di_x == 0) {					\
+		turned_sums(job, scratch, y, t, s_step);		\
+	} else {							\
+		sums_init(job, scratch, t);				\
+		chroma_sums(job, y, t, s_step);				\
+	}								\
 	chroma_out(job, y, t, d_step);					\
 }
 
@@ -487,9 +646,11 @@ hqv_direct_fn *hqv_direct_turn_find(const struct hqv_job *job, size_t *scratch)
 	if (d->family != HQV_FAMILY_GREY && (!planar_420(s) || !planar_420(d)))
 		return NULL;
 	*scratch = sizeof(struct scratch_head) + sums_bytes(job) +
-		   TILE_ROWS * (size_t)job->dst.width;
+		   ((TILE_ROWS * (size_t)job->dst.width + 3) & ~(size_t)3);
 	if (d->family == HQV_FAMILY_GREY)
 		return turn_grey_pair;
+	if (job->plan.di_x == 0)
+		*scratch += ctile_bytes(job);
 	if (s->family == HQV_FAMILY_SEMIPLANAR)
 		return d->family == HQV_FAMILY_SEMIPLANAR ? turn_semi_to_semi :
 							    turn_semi_to_planar;
