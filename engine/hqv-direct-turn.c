@@ -339,11 +339,11 @@ gather_straight(const uint8_t *restrict a, const uint8_t *restrict above,
 
 /*
  * Chroma tile of a quarter turn: tile row r of each channel holds the sums
- * t (as filter_5_10_1() wants them: 3 c[q] + c[q2]) of destination chroma row first / 2 + r. The
- * source chroma rows are visited once per tile rather than once per
- * destination chroma row, each reading the few neighbouring samples all
- * the tile's rows need (q[r] and q2[r] are byte offsets into the row,
- * channel included) while its cache line is at hand.
+ * 3 c[q] + c[q2] that filter_5_10_1() takes, of destination chroma row
+ * first / 2 + r. The source chroma rows are visited once per tile rather
+ * than once per destination chroma row, each reading the few neighbouring
+ * samples all the tile's rows need (q[r] and q2[r] are byte offsets into
+ * the row, channel included) while its cache line is at hand.
  */
 static inline __attribute__((always_inline)) void
 ctile_gather2(const uint8_t *restrict s, ptrdiff_t step, size_t n, size_t w,
