@@ -112,7 +112,9 @@ static size_t ctile_width(const struct hqv_job *job)
 
 /*
  * The chroma tile (quarter turns only): after the luma tile, two
- * channels of CTILE_ROWS rows of ctile_width() sums each.
+ * channels of CTILE_ROWS rows of ctile_width() sums each, then the byte
+ * tile fill_ctile() transposes a run of source chroma into: up to
+ * 2 * CTILE_ROWS + 2 rows of n bytes.
  */
 static uint16_t *ctile_of(const struct hqv_job *job, void *scratch)
 {
@@ -123,7 +125,8 @@ static uint16_t *ctile_of(const struct hqv_job *job, void *scratch)
 
 static size_t ctile_bytes(const struct hqv_job *job)
 {
-	return 2 * CTILE_ROWS * ctile_width(job) * sizeof(uint16_t);
+	return 2 * CTILE_ROWS * ctile_width(job) * sizeof(uint16_t) +
+	       (2 * CTILE_ROWS + 2) * ctile_width(job);
 }
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -366,27 +369,61 @@ ctile_gather2(const uint8_t *restrict s, ptrdiff_t step, size_t n, size_t w,
 /*
  * The same when the tile's rows read one run of source chroma columns,
  * each its own and the next (no clamping): row r reads sample lo + r
- * (forwards) or lo + CTILE_ROWS - 1 - r (backwards) and the one after,
- * so every offset is a constant and the loads of a row are contiguous.
+ * (forwards) or lo + CTILE_ROWS - 1 - r (backwards) and the one after.
+ * First the run's raw bytes (8 * blocks + extra of every source row, both
+ * channels of a semi-planar row interleaved) are transposed into the byte
+ * tile bt, 8 x 8 at a time, so that bt row j holds byte j of each source
+ * row; the sums then read whole bt rows (channel and sample chosen by the
+ * row) in loops without gathers.
  */
 static inline __attribute__((always_inline)) void
-ctile_run2(const uint8_t *restrict s, ptrdiff_t step, size_t n, size_t w,
-	   const uint32_t o_cb, const uint32_t o_cr, const uint32_t s_step,
-	   uint16_t *restrict tb, uint16_t *restrict tr, const bool forwards)
+ctile_raw(const uint8_t *restrict s, ptrdiff_t step, size_t n,
+	  uint8_t *restrict bt, const size_t blocks, const size_t extra)
+{
+	size_t i = 0, j, k;
+
+#if HAVE_TRANSPOSE8
+	for (; i + 8 <= n; i += 8) {
+		size_t h, r;
+
+		for (h = 0; h < blocks; h++) {
+			uint64_t x[8];
+
+			for (r = 0; r < 8; r++)
+				memcpy(&x[r], s + (ptrdiff_t)(i + r) * step +
+					      (ptrdiff_t)(8 * h), 8);
+			transpose8(x);
+			for (r = 0; r < 8; r++)
+				memcpy(bt + (8 * h + r) * n + i, &x[r], 8);
+		}
+		for (j = 8 * blocks; j < 8 * blocks + extra; j++)
+			for (r = 0; r < 8; r++)
+				bt[j * n + i + r] =
+					(s + (ptrdiff_t)(i + r) * step)[j];
+	}
+#endif
+	/* What the blocks leave: the last source rows. */
+	for (j = 0; j < 8 * blocks + extra; j++)
+		for (k = i; k < n; k++)
+			bt[j * n + k] = (s + (ptrdiff_t)k * step)[j];
+}
+
+/* The sums of one channel (byte off of a sample) from the byte tile. */
+static inline __attribute__((always_inline)) void
+ctile_run_sums(const uint8_t *restrict bt, size_t n, size_t w,
+	       const uint32_t off, const uint32_t s_step,
+	       uint16_t *restrict t, const bool forwards)
 {
 	size_t k, r;
 
-	for (k = 0; k < n; k++) {
-		const uint8_t *row = s + (ptrdiff_t)k * step;
+	for (r = 0; r < CTILE_ROWS; r++) {
+		size_t o = (forwards ? r : CTILE_ROWS - 1 - r) * s_step + off;
+		const uint8_t *restrict a = bt + o * n;
+		const uint8_t *restrict b = bt + (o + s_step) * n;
+		uint16_t *restrict tr = t + r * w + 1;
 
-		for (r = 0; r < CTILE_ROWS; r++) {
-			size_t o = (forwards ? r : CTILE_ROWS - 1 - r) * s_step;
-
-			tb[r * w + k + 1] = 3 * row[o + o_cb] +
-					    row[o + s_step + o_cb];
-			tr[r * w + k + 1] = 3 * row[o + o_cr] +
-					    row[o + s_step + o_cr];
-		}
+		for (k = 0; k < n; k++)
+			tr[k] = 3 * a[k] + b[k];
 	}
 }
 
@@ -434,6 +471,8 @@ static void fill_ctile(const struct hqv_job *job, uint16_t *restrict tile,
 	uint32_t qo[2][CTILE_ROWS] = { { 0 } };
 	uint32_t q2o[2][CTILE_ROWS] = { { 0 } };
 	uint16_t *t[2] = { tile, tile + CTILE_ROWS * w };
+	/* The raw bytes of a run, after both channels' sums. */
+	uint8_t *bt = (uint8_t *)(tile + 2 * CTILE_ROWS * w);
 	struct chroma_at at[2];
 	unsigned int c;
 
@@ -459,15 +498,20 @@ static void fill_ctile(const struct hqv_job *job, uint16_t *restrict tile,
 		int run = rows == CTILE_ROWS ? ctile_run(qo[0], q2o[0],
 							  s_step) : 0;
 
-		if (run && at[0].offset == 0 && at[1].offset == 1 &&
-		    s_step == 2)
-			ctile_run2(s + qo[0][run > 0 ? 0 : CTILE_ROWS - 1],
-				   step, n, w, 0, 1, 2, t[0], t[1], run > 0);
-		else if (run && at[0].offset == 1 && at[1].offset == 0 &&
-			 s_step == 2)
-			ctile_run2(s + qo[1][run > 0 ? 0 : CTILE_ROWS - 1],
-				   step, n, w, 1, 0, 2, t[0], t[1], run > 0);
-		else if (rows == CTILE_ROWS)
+		if (run && s_step == 2 && at[0].offset + at[1].offset == 1) {
+			/* Cb, Cr interleaved: 9 samples, 18 bytes a row. */
+			unsigned int lo = at[0].offset ? 1 : 0;
+
+			ctile_raw(s + qo[lo][run > 0 ? 0 : CTILE_ROWS - 1],
+				  step, n, bt, 2, 2);
+			for (c = 0; c < 2; c++)
+				if (run > 0)
+					ctile_run_sums(bt, n, w, at[c].offset,
+						       2, t[c], true);
+				else
+					ctile_run_sums(bt, n, w, at[c].offset,
+						       2, t[c], false);
+		} else if (rows == CTILE_ROWS)
 			ctile_gather2(s, step, n, w, qo[0], q2o[0], qo[1],
 				      q2o[1], t[0], t[1], CTILE_ROWS);
 		else
@@ -479,7 +523,21 @@ static void fill_ctile(const struct hqv_job *job, uint16_t *restrict tile,
 			ptrdiff_t step = (ptrdiff_t)p->di_y *
 					 job->src.bytesperline[at[c].plane];
 
-			if (rows == CTILE_ROWS)
+			int run = rows == CTILE_ROWS && s_step == 1 ?
+				  ctile_run(qo[c], q2o[c], 1) : 0;
+
+			if (run) {
+				/* A plane: 9 samples, 9 bytes a row. */
+				ctile_raw(s + qo[c][run > 0 ? 0 :
+						    CTILE_ROWS - 1],
+					  step, n, bt, 1, 1);
+				if (run > 0)
+					ctile_run_sums(bt, n, w, 0, 1, t[c],
+						       true);
+				else
+					ctile_run_sums(bt, n, w, 0, 1, t[c],
+						       false);
+			} else if (rows == CTILE_ROWS)
 				ctile_gather1(s, step, n, w, qo[c], q2o[c],
 					      t[c], CTILE_ROWS);
 			else
