@@ -110,8 +110,9 @@ struct vhqv_ctx {
 	/*
 	 * A change of the CAPTURE geometry while CAPTURE streams (docs/vhqv.md,
 	 * "Geometry changes"): next takes effect after change_src, the last
-	 * OUTPUT buffer queued before it (NULL: after the running job, or at
-	 * once), then the queue waits for CAPTURE to be restarted.
+	 * OUTPUT buffer queued before it (a job's buffers stay queued until
+	 * it is done; with none, at once), then the queue waits for CAPTURE
+	 * to be restarted.
 	 */
 	bool change_pending;
 	struct vhqv_config next;
@@ -119,8 +120,6 @@ struct vhqv_ctx {
 	bool awaiting_capture;
 	/* The next CAPTURE buffer queued returns at once, empty, with LAST. */
 	bool next_capture_last;
-	/* A job of this context is between device_run and job_finish. */
-	bool job_running;
 	/* Set by job_abort: the running job stops at its next band. */
 	bool aborting;
 	u32 sequence[2];

@@ -113,7 +113,7 @@ int vhqv_change_capture(struct vhqv_ctx *ctx, const struct vhqv_config *next)
 	}
 
 	ctx->change_src = v4l2_m2m_last_src_buf(m2m_ctx);
-	if (!ctx->change_src && !ctx->job_running)
+	if (!ctx->change_src)
 		change_when_idle(ctx);
 	return 0;
 }
@@ -365,18 +365,25 @@ void vhqv_run_work(struct work_struct *work)
 				      state == VB2_BUF_STATE_DONE ?
 				      cfg.q[VHQV_DST].sizeimage[p] : 0);
 
+	/*
+	 * Whether this frame is the last before a drain or a geometry change,
+	 * and taking its buffers off the queues, in one section: STOP and
+	 * vhqv_change_capture() pick the last OUTPUT buffer queued under the
+	 * same lock, so they find this one either still queued (and it is
+	 * flagged here) or gone.
+	 */
+	mutex_lock(&ctx->cfg_lock);
 	if (v4l2_m2m_is_last_draining_src_buf(m2m_ctx, src)) {
 		last = true;
 		v4l2_m2m_mark_stopped(m2m_ctx);
 		vhqv_queue_event(ctx, V4L2_EVENT_EOS, 0);
 	}
-	mutex_lock(&ctx->cfg_lock);
-	ctx->job_running = false;
-	if (ctx->change_pending &&
-	    (!ctx->change_src || ctx->change_src == src)) {
+	if (ctx->change_pending && ctx->change_src == src) {
 		last = true;
 		change_now(ctx);
 	}
+	v4l2_m2m_src_buf_remove(m2m_ctx);
+	v4l2_m2m_dst_buf_remove(m2m_ctx);
 	mutex_unlock(&ctx->cfg_lock);
 	if (last)
 		dst->flags |= V4L2_BUF_FLAG_LAST;
@@ -389,8 +396,6 @@ void vhqv_run_work(struct work_struct *work)
 	 * and epoll loops count on the pair; one dequeued alone can make them
 	 * miss their frame count and never end.
 	 */
-	v4l2_m2m_src_buf_remove(m2m_ctx);
-	v4l2_m2m_dst_buf_remove(m2m_ctx);
 	local_irq_save(flags);
 	v4l2_m2m_buf_done(dst, state);
 	v4l2_m2m_buf_done(src, state);
@@ -403,7 +408,6 @@ static void vhqv_device_run(void *priv)
 	struct vhqv_ctx *ctx = priv;
 
 	WRITE_ONCE(ctx->aborting, false);
-	WRITE_ONCE(ctx->job_running, true);
 	queue_work(ctx->dev->wq, &ctx->dev->run_work);
 }
 
