@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * How libm2m reaches a device: a table of the few calls V4L2 needs, as
+ * v4l-utils' v4l-helpers.h does it, so that one implementation of the API
+ * runs on any of them:
+ *
+ * - m2m_transport_libv4l2: libv4l2's v4l2_open/v4l2_ioctl/v4l2_mmap, so that
+ *   libv4l plugins apply (the default build; -DM2M_WITH_LIBV4L2=OFF drops
+ *   it);
+ * - m2m_transport_syscall: open(2), ioctl(2), mmap(2) directly;
+ * - m2m_transport_inprocess: a V4L2 m2m device emulated in this process
+ *   over the HQV engine (libm2m/inprocess/). It behaves as vhqv's
+ *   multi-planar node does: same formats, controls, rectangles, events and
+ *   bytes.
+ *
+ * Every call has its POSIX counterpart's contract: -1 (MAP_FAILED for mmap)
+ * with errno set on failure. poll() has V4L2's meaning of the bits: POLLIN
+ * when a CAPTURE buffer can be dequeued, POLLOUT when an OUTPUT buffer can,
+ * POLLPRI when an event is pending, POLLERR when nothing can arrive.
+ */
+#ifndef M2M_TRANSPORT_H
+#define M2M_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct m2m_transport {
+	const char *name;
+	int (*open)(const char *path, int flags);
+	int (*close)(int fd);
+	int (*ioctl)(int fd, unsigned long request, void *arg);
+	void *(*mmap)(void *start, size_t length, int prot, int flags, int fd,
+		      int64_t offset);
+	int (*munmap)(void *start, size_t length);
+	/* events: POLLIN | POLLOUT | POLLPRI; returns 1 with *revents set,
+	 * 0 on timeout (timeout_ms < 0 waits forever), -1 with errno. */
+	int (*poll)(int fd, short events, short *revents, int timeout_ms);
+	/*
+	 * An fd that is readable (POLLIN) while poll() would report any of
+	 * POLLIN, POLLOUT, POLLPRI or POLLERR, for applications' event loops;
+	 * owned by the transport and closed by close(fd).
+	 */
+	int (*wait_fd)(int fd);
+};
+
+extern const struct m2m_transport m2m_transport_syscall;
+#ifdef M2M_WITH_LIBV4L2
+extern const struct m2m_transport m2m_transport_libv4l2;
+#endif
+extern const struct m2m_transport m2m_transport_inprocess;
+
+/* The name m2m_open() takes for the in-process device. */
+#define M2M_INPROCESS_PATH "inprocess"
+
+#endif /* M2M_TRANSPORT_H */
