@@ -1,60 +1,129 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* What the parts of libm2m share and applications do not see. */
+/*
+ * What the parts of libm2m share and applications do not see.
+ *
+ * error.c      the error convention and the log callback
+ * transport-kernel.c  device nodes through syscalls or libv4l2
+ * device.c     the handle registry, opening, discovery, waiting
+ * format.c     the format table, formats, rectangles
+ * control.c    controls
+ * buffer.c     buffers, streaming, draining
+ * event.c      events, source changes
+ * convert.c    one-call conversion, on top of buffer.c
+ * inprocess/   the in-process device, a transport of its own
+ */
 #ifndef M2M_PRIVATE_H
 #define M2M_PRIVATE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <linux/videodev2.h>
 
 #include "m2m/m2m.h"
-
-/* A buffer of one queue, mapped into our address space. */
-struct m2m_mapped_buffer {
-	void *addr;
-	size_t length;
-};
+#include "transport.h"
 
 /* One queue of an open device. */
 struct m2m_queue_state {
 	enum v4l2_buf_type type;
+	enum m2m_memory memory;
+	struct m2m_buffer *buffers;
+	unsigned int count;
+	/* The format the buffers were allocated for: it cannot change
+	 * while they exist. */
 	struct m2m_format format;
-	/* Buffers allocated for m2m_convert(), or none when mapped.addr == NULL. */
-	struct m2m_mapped_buffer mapped;
 	bool streaming;
+	/* The buffers are m2m_convert()'s, allocated and started by it. */
+	bool for_convert;
 };
 
 struct m2m_device {
+	const struct m2m_transport *tp;
 	int fd;
+	unsigned int flags;	/* enum m2m_open_flags */
+	bool mplane;
+	/* Serialises calls on this device; waits happen without it. */
+	pthread_mutex_t lock;
 	struct m2m_device_info info;
 	struct m2m_queue_state queues[2];
+	/* The controls, read once at open (control classes left out). */
+	struct m2m_control_info *controls;
+	unsigned int num_controls;
 };
 
 /*
- * Record an error for m2m_last_error(): err is a positive or negative errno,
- * the message is formatted like printf. Returns -abs(err), so a caller can
- * write `return m2m_error(EINVAL, "...")`.
+ * Record an error for m2m_last_error() and the log: err is a positive or
+ * negative errno, the message is formatted like printf. Returns -abs(err),
+ * so a caller can write `return m2m_error(EINVAL, "...")`.
  */
 int m2m_error(int err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Send a message to the log callback, when one takes that level. */
+void m2m_log(enum m2m_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /*
- * ioctl() on the device, retried on EINTR. On failure records a message
- * naming the ioctl and returns -errno.
+ * An ioctl on the device through its transport, retried on EINTR. On
+ * failure records a message naming the ioctl and returns -errno.
  */
 int m2m_xioctl(struct m2m_device *dev, unsigned long request,
 	       const char *request_name, void *arg);
 #define M2M_IOCTL(dev, request, arg) m2m_xioctl(dev, request, #request, arg)
 
-/* 0 when dev is an open handle, else -EINVAL with a message naming func. */
-int m2m_device_check(const struct m2m_device *dev, const char *func);
-#define M2M_CHECK_DEVICE(dev)                                              \
-	do {                                                               \
-		int check_ret_ = m2m_device_check(dev, __func__);          \
-		if (check_ret_ < 0)                                        \
-			return check_ret_;                                 \
-	} while (0)
+/* The same, for an ioctl whose failure is an answer, not an error
+ * (enumerations ending, optional ioctls): no message is recorded. */
+int m2m_xioctl_quiet(struct m2m_device *dev, unsigned long request,
+		     void *arg);
 
-/* Unmap and free the buffers of both queues, stopping streaming. */
-void m2m_buffers_release(struct m2m_device *dev);
+/*
+ * Check that dev is an open handle and take its lock: 0, or -EINVAL with a
+ * message naming func. Every exported function on a device starts with
+ * M2M_ENTER and leaves through m2m_leave().
+ */
+int m2m_enter(struct m2m_device *dev, const char *func);
+#define M2M_ENTER(dev)                                                     \
+	do {                                                               \
+		int enter_ret_ = m2m_enter(dev, __func__);                 \
+		if (enter_ret_ < 0)                                        \
+			return enter_ret_;                                 \
+	} while (0)
+static inline int m2m_leave(struct m2m_device *dev, int ret)
+{
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
+}
+
+/* The V4L2 buffer type of a queue on this device. */
+enum v4l2_buf_type m2m_buf_type(const struct m2m_device *dev,
+				enum m2m_queue queue);
+
+/* A queue argument checked: 0 or -EINVAL naming func. */
+int m2m_check_queue(enum m2m_queue queue, const char *func);
+
+/*
+ * Wait, without the device lock held (it is dropped and taken again),
+ * until poll() reports one of events or timeout_ms passes. Returns the
+ * revents (0 on timeout) or a negative errno.
+ */
+int m2m_poll_unlocked(struct m2m_device *dev, short events, int timeout_ms);
+
+/* format.c: a format to and from V4L2's, in the device's API. */
+void m2m_format_to_v4l2(const struct m2m_device *dev, struct v4l2_format *v,
+			enum m2m_queue queue, const struct m2m_format *fmt);
+int m2m_format_from_v4l2(struct m2m_format *fmt, const struct v4l2_format *v);
+int m2m_get_format_locked(struct m2m_device *dev, struct m2m_format *fmt,
+			  enum m2m_queue queue);
+
+/* control.c: read the controls of a new device into dev->controls. */
+int m2m_controls_load(struct m2m_device *dev);
+
+/* buffer.c, with the lock held. */
+int m2m_alloc_buffers_locked(struct m2m_device *dev, enum m2m_queue queue,
+			     enum m2m_memory memory, unsigned int count);
+int m2m_free_buffers_locked(struct m2m_device *dev, enum m2m_queue queue);
+int m2m_queue_buffer_locked(struct m2m_device *dev, struct m2m_buffer *buf);
+int m2m_dequeue_buffer_locked(struct m2m_device *dev, struct m2m_buffer **out,
+			      enum m2m_queue queue, int timeout_ms);
+int m2m_stream_locked(struct m2m_device *dev, enum m2m_queue queue, bool on);
 
 #endif /* M2M_PRIVATE_H */

@@ -59,8 +59,8 @@ int main(int argc, char **argv)
 	if (m2m_open(&dev, device) < 0)
 		return fail(device);
 
-	if (m2m_set_format(dev, M2M_QUEUE_OUTPUT, &in) < 0 ||
-	    m2m_set_format(dev, M2M_QUEUE_CAPTURE, &out) < 0 ||
+	if (m2m_set_format(dev, &in, M2M_QUEUE_OUTPUT) < 0 ||
+	    m2m_set_format(dev, &out, M2M_QUEUE_CAPTURE) < 0 ||
 	    m2m_set_control(dev, V4L2_CID_HFLIP, hflip) < 0 ||
 	    m2m_set_control(dev, V4L2_CID_VFLIP, vflip) < 0) {
 		fail("setting up the device");

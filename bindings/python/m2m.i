@@ -52,7 +52,7 @@ static void m2m_raise(int err)
 		SWIG_NewPointerObj(*$1, $descriptor(struct m2m_device *), 0));
 }
 
-%apply int32_t *OUTPUT { int32_t *value };
+%apply int64_t *OUTPUT { int64_t *value };
 
 /* Per-plane arrays read as tuples. */
 %typemap(out) uint32_t [ANY] {

@@ -20,13 +20,13 @@ Test(errors, last_error_is_never_null)
 Test(errors, null_handle_gives_einval_with_the_function_name)
 {
 	struct m2m_format fmt;
-	int32_t value;
+	int64_t value;
 	char buf[4];
 
-	cr_assert_eq(m2m_get_format(NULL, M2M_QUEUE_OUTPUT, &fmt), -EINVAL);
+	cr_assert_eq(m2m_get_format(NULL, &fmt, M2M_QUEUE_OUTPUT), -EINVAL);
 	assert_message_mentions("m2m_get_format");
-	cr_assert_eq(m2m_set_format(NULL, M2M_QUEUE_CAPTURE, &fmt), -EINVAL);
-	cr_assert_eq(m2m_try_format(NULL, M2M_QUEUE_CAPTURE, &fmt), -EINVAL);
+	cr_assert_eq(m2m_set_format(NULL, &fmt, M2M_QUEUE_CAPTURE), -EINVAL);
+	cr_assert_eq(m2m_try_format(NULL, &fmt, M2M_QUEUE_CAPTURE), -EINVAL);
 	cr_assert_eq(m2m_set_control(NULL, 0x00980914, 1), -EINVAL);
 	cr_assert_eq(m2m_get_control(NULL, &value, 0x00980914), -EINVAL);
 	cr_assert_eq(m2m_convert(NULL, buf, sizeof(buf), buf, sizeof(buf)), -EINVAL);
@@ -42,7 +42,7 @@ Test(errors, forged_handle_gives_einval_not_a_crash)
 	struct m2m_device *bogus = (struct m2m_device *)(uintptr_t)0x1000;
 	struct m2m_format fmt;
 
-	cr_assert_eq(m2m_get_format(bogus, M2M_QUEUE_OUTPUT, &fmt), -EINVAL);
+	cr_assert_eq(m2m_get_format(bogus, &fmt, M2M_QUEUE_OUTPUT), -EINVAL);
 	assert_message_mentions("closed or invalid");
 	m2m_close(bogus);
 }
@@ -109,6 +109,9 @@ Test(formats, init_rejects_unknown_formats_and_bad_sizes)
 Test(formats, names_map_to_v4l2_fourccs)
 {
 	cr_assert_eq(m2m_fourcc_from_name("UYVY"), M2M_FOURCC('U', 'Y', 'V', 'Y'));
-	cr_assert_eq(m2m_fourcc_from_name("NOPE"), 0);
+	cr_assert_eq(m2m_fourcc_from_name("XBGR32"), M2M_FOURCC('X', 'R', '2', '4'));
+	cr_assert_str_eq(m2m_fourcc_to_name(M2M_FOURCC('N', 'M', '1', '2')), "NV12M");
+	cr_assert_null(m2m_fourcc_to_name(M2M_FOURCC('N', 'O', 'P', 'E')));
+	cr_assert_eq(m2m_fourcc_from_name("NV12 "), 0);
 	cr_assert_eq(m2m_fourcc_from_name(NULL), 0);
 }

@@ -98,7 +98,7 @@ static int set_format(struct m2m_device *dev, enum m2m_queue queue,
 {
 	struct m2m_format got = *want;
 
-	if (m2m_set_format(dev, queue, &got) < 0)
+	if (m2m_set_format(dev, &got, queue) < 0)
 		return fail(spec, m2m_last_error());
 	if (got.fourcc != want->fourcc || got.width != want->width ||
 	    got.height != want->height ||

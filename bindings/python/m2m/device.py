@@ -21,7 +21,7 @@ def fourcc(name):
     Raises :class:`UnsupportedFormat` for a name libm2m does not know.
     """
     code = capi.m2m_fourcc_from_name(name) if isinstance(name, str) else 0
-    if not code:
+    if not code or capi.m2m_fourcc_to_name(code) is None:
         raise UnsupportedFormat(0, f"unknown pixel format {name!r}")
     return code
 
@@ -137,8 +137,8 @@ class Device:
             raise UnsupportedFormat(0, f"a {width}x{height} {fmt} frame has shape {frame_shape(src)}, not {frame.shape}")
         dst = frame_format(to or fmt, width, height)
 
-        capi.m2m_set_format(dev, _QUEUES["output"], src)
-        capi.m2m_set_format(dev, _QUEUES["capture"], dst)
+        capi.m2m_set_format(dev, src, _QUEUES["output"])
+        capi.m2m_set_format(dev, dst, _QUEUES["capture"])
         capi.m2m_set_control(dev, _V4L2_CID_HFLIP, int(bool(hflip)))
         capi.m2m_set_control(dev, _V4L2_CID_VFLIP, int(bool(vflip)))
         out = np.empty(frame_shape(dst), dtype=np.uint8)
