@@ -5,7 +5,15 @@
  *
  *   convert-file [-d DEVICE] [-H] [-V] WIDTHxHEIGHT IN_FMT IN_FILE OUT_FMT OUT_FILE
  *
- * DEVICE is a node path or driver name (default "vhqv"); -H and -V flip.
+ * DEVICE is anything m2m_open() takes: a node path ("/dev/video0"), a
+ * driver name ("vhqv"), "inprocess" (the HQV engine inside libm2m), or
+ * "auto" (the default: a vhqv node if there is one, else any m2m node,
+ * else the in-process engine). -H and -V flip the picture. Formats are
+ * libm2m's names ("YUYV", "NV12", "RGB24", ...; see m2m_fourcc_to_name()).
+ *
+ * Each frame goes through m2m_convert(), which manages the device's
+ * buffers itself: the simplest way to use libm2m.
+ *
  * Example: convert-file 640x480 YUYV clip.yuyv UYVY clip.uyvy
  */
 #include <errno.h>
@@ -32,8 +40,9 @@ static int fail(const char *what)
 
 int main(int argc, char **argv)
 {
-	const char *device = "vhqv";
+	const char *device = "auto";
 	struct m2m_format in, out;
+	struct m2m_device_info info;
 	struct m2m_device *dev;
 	unsigned int width, height;
 	int hflip = 0, vflip = 0, opt, frames = 0, ret = 1;
@@ -58,6 +67,10 @@ int main(int argc, char **argv)
 		return fail(argv[optind + 3]);
 	if (m2m_open(&dev, device) < 0)
 		return fail(device);
+	if (m2m_device_get_info(dev, &info) < 0) {
+		fail(device);
+		goto out;
+	}
 
 	if (m2m_set_format(dev, &in, M2M_QUEUE_OUTPUT) < 0 ||
 	    m2m_set_format(dev, &out, M2M_QUEUE_CAPTURE) < 0 ||
@@ -90,8 +103,9 @@ int main(int argc, char **argv)
 		}
 		frames++;
 	}
-	printf("convert-file: %d frames of %ux%u %s -> %s through %s\n", frames,
-	       width, height, argv[optind + 1], argv[optind + 3], device);
+	printf("convert-file: %d frames of %ux%u %s -> %s through %s (%s)\n",
+	       frames, width, height, argv[optind + 1], argv[optind + 3],
+	       info.path, info.driver);
 	ret = frames > 0 ? 0 : 1;
 out:
 	if (fin)
