@@ -3,7 +3,8 @@
  * convert-file: convert a raw video file frame by frame through an m2m
  * device.
  *
- *   convert-file [-d DEVICE] [-H] [-V] WIDTHxHEIGHT IN_FMT IN_FILE OUT_FMT OUT_FILE
+ *   convert-file [-d DEVICE] [-H] [-V] WIDTHxHEIGHT IN_FMT IN_FILE
+ *                OUT_FMT OUT_FILE
  *
  * DEVICE is anything m2m_open() takes: a node path ("/dev/video0"), a
  * driver name ("vhqv"), "inprocess" (the HQV engine inside libm2m), or
@@ -27,8 +28,8 @@
 
 static int usage(const char *argv0)
 {
-	fprintf(stderr, "usage: %s [-d DEVICE] [-H] [-V] WIDTHxHEIGHT IN_FMT IN_FILE "
-		"OUT_FMT OUT_FILE\n", argv0);
+	fprintf(stderr, "usage: %s [-d DEVICE] [-H] [-V] WIDTHxHEIGHT IN_FMT "
+		"IN_FILE OUT_FMT OUT_FILE\n", argv0);
 	return 2;
 }
 
@@ -61,9 +62,11 @@ int main(int argc, char **argv)
 	    sscanf(argv[optind], "%ux%u", &width, &height) != 2)
 		return usage(argv[0]);
 
-	if (m2m_format_init(&in, m2m_fourcc_from_name(argv[optind + 1]), width, height) < 0)
+	if (m2m_format_init(&in, m2m_fourcc_from_name(argv[optind + 1]),
+			    width, height) < 0)
 		return fail(argv[optind + 1]);
-	if (m2m_format_init(&out, m2m_fourcc_from_name(argv[optind + 3]), width, height) < 0)
+	if (m2m_format_init(&out, m2m_fourcc_from_name(argv[optind + 3]),
+			    width, height) < 0)
 		return fail(argv[optind + 3]);
 	if (m2m_open(&dev, device) < 0)
 		return fail(device);

@@ -175,8 +175,9 @@ int main(int argc, char **argv)
 			    buf->bytesused[0] != m2m_format_frame_size(&out) ||
 			    buf->flags & M2M_BUFFER_ERROR) {
 				fprintf(stderr, "stream-poll: expected frame "
-					"%u, timestamp %" PRIu64 ", %zu bytes\n",
-					received, frame_timestamp(received),
+					"%u, timestamp %" PRIu64 ", %zu "
+					"bytes\n", received,
+					frame_timestamp(received),
 					m2m_format_frame_size(&out));
 				errors++;
 			}

@@ -16,7 +16,8 @@ int main(void)
 	struct m2m_device *dev;
 	int ret;
 
-	if (m2m_format_init(&nv12, M2M_FOURCC('N', 'V', '1', '2'), 64, 48) < 0 ||
+	if (m2m_format_init(&nv12, M2M_FOURCC('N', 'V', '1', '2'), 64,
+			    48) < 0 ||
 	    m2m_format_frame_size(&nv12) != 64 * 48 * 3 / 2) {
 		fprintf(stderr, "consumer: m2m_format_init: %s\n",
 			m2m_last_error());
