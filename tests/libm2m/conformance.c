@@ -6,6 +6,9 @@
  * the test VM on both vhqv nodes and on vim2m, the kernel's own test
  * driver.
  *
+ * M2M_SYSCALLS=1 reaches kernel nodes through the system calls instead of
+ * libv4l2.
+ *
  * A test needing what a device lacks (vim2m: rotation, rectangles,
  * draining, most events, the engine's arithmetic) skips with the reason
  * only when M2M_CONFORMANCE_SKIPS is set, which only the vim2m run sets;
@@ -42,6 +45,22 @@ static const char *device_name(void)
 	return name && *name ? name : M2M_INPROCESS;
 }
 
+/* M2M_SYSCALLS=1: the system calls instead of libv4l2. */
+static unsigned int open_flags(void)
+{
+	const char *syscalls = getenv("M2M_SYSCALLS");
+
+	return syscalls && *syscalls == '1' ? M2M_OPEN_SYSCALLS : 0;
+}
+
+static int open_named(struct m2m_device **out, unsigned int flags)
+{
+	struct m2m_open_options opts = M2M_OPEN_OPTIONS_INIT;
+
+	opts.flags = flags | open_flags();
+	return m2m_open_ext(out, device_name(), &opts);
+}
+
 /* vhqv and the in-process device: the HQV engine's arithmetic. */
 static bool is_hqv(void)
 {
@@ -64,7 +83,7 @@ static void open_device(void)
 {
 	struct m2m_control_info c;
 
-	cr_assert_eq(m2m_open(&dev, device_name()), 0, "m2m_open(%s): %s",
+	cr_assert_eq(open_named(&dev, 0), 0, "m2m_open(%s): %s",
 		     device_name(), m2m_last_error());
 	OK(m2m_device_get_info(dev, &info));
 	/* vim2m models a slow device, 40 ms a job; its fastest is 1 ms. */
@@ -330,7 +349,7 @@ Test(device, closed_handle_is_refused)
 	struct m2m_device *other;
 	struct m2m_format f;
 
-	OK(m2m_open(&other, device_name()));
+	OK(open_named(&other, 0));
 	m2m_close(other);
 	cr_assert_eq(m2m_get_format(other, &f, M2M_QUEUE_OUTPUT), -EINVAL);
 	cr_assert_not_null(strstr(m2m_last_error(), "closed"));
@@ -731,12 +750,10 @@ Test(stream, carries_timestamps_and_numbers_frames)
 
 Test(stream, nonblocking_dequeue_gives_eagain)
 {
-	struct m2m_open_options opts = M2M_OPEN_OPTIONS_INIT;
 	struct m2m_buffer *b;
 
 	close_device();
-	opts.flags = M2M_OPEN_NONBLOCK;
-	OK(m2m_open_ext(&dev, device_name(), &opts));
+	OK(open_named(&dev, M2M_OPEN_NONBLOCK));
 	set_formats("RGB24", W, H, "RGB24", W, H);
 	alloc_both(M2M_MEMORY_MMAP, 1);
 	start_both();
@@ -836,7 +853,7 @@ Test(stream, an_exported_buffer_feeds_another_session)
 	c = dequeue(M2M_QUEUE_CAPTURE);
 	OK(m2m_export_buffer(dev, &fd, c, 0));
 
-	OK(m2m_open(&second, device_name()));
+	OK(open_named(&second, 0));
 	dev = second;
 	set_formats("RGB24", W, H, "RGB24", W, H);
 	OK(m2m_set_control(dev, V4L2_CID_VFLIP, 1));
