@@ -14,11 +14,14 @@ static int subscription(struct m2m_device *dev, unsigned long request,
 		.id = id,
 	};
 
-	if (flags & ~(unsigned int)M2M_EVENT_SEND_INITIAL)
+	if (flags & ~(unsigned int)(M2M_EVENT_SEND_INITIAL |
+				    M2M_EVENT_ALLOW_FEEDBACK))
 		return m2m_error(EINVAL, "%s: unknown flags 0x%x", request_name,
 				 flags);
 	if (flags & M2M_EVENT_SEND_INITIAL)
 		sub.flags |= V4L2_EVENT_SUB_FL_SEND_INITIAL;
+	if (flags & M2M_EVENT_ALLOW_FEEDBACK)
+		sub.flags |= V4L2_EVENT_SUB_FL_ALLOW_FEEDBACK;
 	return m2m_xioctl(dev, request, request_name, &sub);
 }
 

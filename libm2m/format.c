@@ -241,14 +241,24 @@ static int check_format(const struct m2m_device *dev,
 	return 0;
 }
 
-/* With a zero plane count, the table's count for the fourcc. */
-static struct m2m_format with_planes(const struct m2m_format *fmt)
+/*
+ * What is sent for a caller's format: with a zero plane count, the table's
+ * count for the fourcc; with SET_CSC and the default colorspace, the
+ * queue's colorspace, or V4L2 would drop the encoding and quantization
+ * asked for.
+ */
+static struct m2m_format to_send(struct m2m_device *dev,
+				 const struct m2m_format *fmt,
+				 enum m2m_queue queue)
 {
 	const struct hqv_format *hf = hqv_format_find(fmt->fourcc);
-	struct m2m_format f = *fmt;
+	struct m2m_format f = *fmt, current;
 
 	if (!f.num_planes)
 		f.num_planes = hf ? hf->mem_planes : 1;
+	if (f.flags & M2M_FORMAT_SET_CSC && !f.colorspace &&
+	    m2m_get_format_locked(dev, &current, queue) == 0)
+		f.colorspace = current.colorspace;
 	return f;
 }
 
@@ -277,7 +287,7 @@ int m2m_try_format(struct m2m_device *dev, struct m2m_format *fmt,
 		ret = check_format(dev, fmt, __func__);
 	if (ret < 0)
 		return m2m_leave(dev, ret);
-	f = with_planes(fmt);
+	f = to_send(dev, fmt, queue);
 	m2m_format_to_v4l2(dev, &v, queue, &f);
 	ret = M2M_IOCTL(dev, VIDIOC_TRY_FMT, &v);
 	if (ret == 0)
@@ -305,7 +315,7 @@ int m2m_set_format(struct m2m_device *dev, struct m2m_format *fmt,
 		m2m_free_buffers_locked(dev, M2M_QUEUE_CAPTURE);
 	if (dev->queues[M2M_QUEUE_OUTPUT].for_convert)
 		m2m_free_buffers_locked(dev, M2M_QUEUE_OUTPUT);
-	f = with_planes(fmt);
+	f = to_send(dev, fmt, queue);
 	m2m_format_to_v4l2(dev, &v, queue, &f);
 	ret = M2M_IOCTL(dev, VIDIOC_S_FMT, &v);
 	if (ret == 0)

@@ -298,7 +298,9 @@ enum m2m_format_flags {
 	/**
 	 * CAPTURE only: convert to the ycbcr_enc and quantization given, not
 	 * OUTPUT's (V4L2_PIX_FMT_FLAG_SET_CSC). The driver keeps the flag
-	 * when it honours the request.
+	 * when it honours the request. With colorspace 0, the library sends
+	 * the queue's current colorspace: V4L2 discards the encoding and
+	 * quantization of a format whose colorspace is the default.
 	 */
 	M2M_FORMAT_SET_CSC = 1 << 0,
 };
@@ -794,6 +796,12 @@ enum m2m_event_type {
 enum m2m_subscribe_flags {
 	/** CTRL: send the current value at once (V4L2_EVENT_SUB_FL_SEND_INITIAL). */
 	M2M_EVENT_SEND_INITIAL = 1 << 0,
+	/**
+	 * CTRL: also report changes this device handle makes itself
+	 * (V4L2_EVENT_SUB_FL_ALLOW_FEEDBACK); V4L2 reports only other
+	 * handles' changes by default.
+	 */
+	M2M_EVENT_ALLOW_FEEDBACK = 1 << 1,
 };
 
 /** An event (VIDIOC_DQEVENT). */

@@ -1,0 +1,1097 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libm2m's conformance suite: one set of tests of the public API, run on
+ * whatever device M2M_DEVICE names (an m2m_open() name, default
+ * "inprocess"). CTest runs it on the in-process device natively, and in
+ * the test VM on both vhqv nodes and on vim2m, the kernel's own test
+ * driver.
+ *
+ * M2M_SYSCALLS=1 reaches kernel nodes through the system calls instead of
+ * libv4l2.
+ *
+ * A test needing what a device lacks (vim2m: rotation, rectangles,
+ * draining, most events, the engine's arithmetic) skips with the reason
+ * only when M2M_CONFORMANCE_SKIPS is set, which only the vim2m run sets;
+ * on the HQV devices the same lack is a failure.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/videodev2.h>
+#include <m2m/m2m.h>
+#include <m2m/vhqv.h>
+
+#include "hqv.h"
+
+#define W 320
+#define H 240
+#define TIMEOUT_MS 10000
+
+#define FMT(s) m2m_fourcc_from_name(s)
+
+static struct m2m_device *dev;
+static struct m2m_device_info info;
+
+static const char *device_name(void)
+{
+	const char *name = getenv("M2M_DEVICE");
+
+	return name && *name ? name : M2M_INPROCESS;
+}
+
+/* M2M_SYSCALLS=1: the system calls instead of libv4l2. */
+static unsigned int open_flags(void)
+{
+	const char *syscalls = getenv("M2M_SYSCALLS");
+
+	return syscalls && *syscalls == '1' ? M2M_OPEN_SYSCALLS : 0;
+}
+
+static int open_named(struct m2m_device **out, unsigned int flags)
+{
+	struct m2m_open_options opts = M2M_OPEN_OPTIONS_INIT;
+
+	opts.flags = flags | open_flags();
+	return m2m_open_ext(out, device_name(), &opts);
+}
+
+/* vhqv and the in-process device: the HQV engine's arithmetic. */
+static bool is_hqv(void)
+{
+	return !strcmp(info.driver, "vhqv");
+}
+
+#define REQUIRE(cond, ...)                                                 \
+	do {                                                               \
+		if (!(cond)) {                                             \
+			if (getenv("M2M_CONFORMANCE_SKIPS"))               \
+				cr_skip_test(__VA_ARGS__);                 \
+			else                                               \
+				cr_assert_fail(__VA_ARGS__);               \
+		}                                                          \
+	} while (0)
+
+#define OK(call) cr_assert_geq((call), 0, "%s: %s", #call, m2m_last_error())
+
+static void open_device(void)
+{
+	struct m2m_control_info c;
+
+	cr_assert_eq(open_named(&dev, 0), 0, "m2m_open(%s): %s",
+		     device_name(), m2m_last_error());
+	OK(m2m_device_get_info(dev, &info));
+	/* vim2m models a slow device, 40 ms a job; its fastest is 1 ms. */
+	if (m2m_find_control(dev, &c, "Transaction Time (msec)", 0) == 0)
+		OK(m2m_set_control(dev, c.id, c.minimum));
+}
+
+static void close_device(void)
+{
+	m2m_close(dev);
+	dev = NULL;
+}
+
+static bool offers(enum m2m_queue q, uint32_t fourcc)
+{
+	for (uint32_t i = 0; i < info.num_formats[q]; i++)
+		if (info.formats[q][i] == fourcc)
+			return true;
+	return false;
+}
+
+static bool has_control(uint32_t id)
+{
+	struct m2m_control_info c;
+
+	return m2m_find_control(dev, &c, NULL, id) == 0;
+}
+
+/* Set both formats; returns what the device took for CAPTURE. */
+static struct m2m_format set_formats(const char *in, uint32_t w, uint32_t h,
+				     const char *out, uint32_t ow, uint32_t oh)
+{
+	struct m2m_format src, dst;
+
+	REQUIRE(offers(M2M_QUEUE_OUTPUT, FMT(in)) &&
+		offers(M2M_QUEUE_CAPTURE, FMT(out)),
+		"%s does not convert %s to %s", info.driver, in, out);
+	cr_assert_eq(m2m_format_init(&src, FMT(in), w, h), 0);
+	OK(m2m_set_format(dev, &src, M2M_QUEUE_OUTPUT));
+	cr_assert_eq(src.fourcc, FMT(in));
+	cr_assert_eq(src.width, w);
+	cr_assert_eq(m2m_format_init(&dst, FMT(out), ow, oh), 0);
+	OK(m2m_set_format(dev, &dst, M2M_QUEUE_CAPTURE));
+	cr_assert_eq(dst.fourcc, FMT(out));
+	return dst;
+}
+
+static struct m2m_format get_format(enum m2m_queue q)
+{
+	struct m2m_format f;
+
+	OK(m2m_get_format(dev, &f, q));
+	return f;
+}
+
+static void fill_random(uint8_t *p, size_t n, uint32_t seed)
+{
+	for (size_t i = 0; i < n; i++) {
+		seed ^= seed << 13;
+		seed ^= seed >> 17;
+		seed ^= seed << 5;
+		p[i] = (uint8_t)seed;
+	}
+}
+
+/* A frame of the OUTPUT format, random. */
+static uint8_t *random_frame(size_t *size, uint32_t seed)
+{
+	struct m2m_format f = get_format(M2M_QUEUE_OUTPUT);
+	uint8_t *p;
+
+	*size = m2m_format_frame_size(&f);
+	p = malloc(*size);
+	cr_assert_not_null(p);
+	fill_random(p, *size, seed);
+	return p;
+}
+
+/* m2m_convert() of a random frame; returns the result, its size in *n. */
+static uint8_t *convert_random(uint8_t **src_out, size_t *n, uint32_t seed)
+{
+	struct m2m_format f = get_format(M2M_QUEUE_CAPTURE);
+	size_t src_size, dst_size = m2m_format_frame_size(&f);
+	uint8_t *src = random_frame(&src_size, seed);
+	uint8_t *dst = calloc(1, dst_size);
+	int ret;
+
+	cr_assert_not_null(dst);
+	ret = m2m_convert(dev, dst, dst_size, src, src_size);
+	cr_assert_eq(ret, (int)dst_size, "m2m_convert: %d: %s", ret,
+		     m2m_last_error());
+	*n = dst_size;
+	if (src_out)
+		*src_out = src;
+	else
+		free(src);
+	return dst;
+}
+
+/*
+ * The engine's result for the device's current job, computed natively:
+ * what the HQV devices must return byte for byte.
+ */
+static enum hqv_encoding engine_encoding(uint32_t enc)
+{
+	switch (enc) {
+	case V4L2_YCBCR_ENC_709:
+		return HQV_ENC_BT709;
+	case V4L2_YCBCR_ENC_BT2020:
+		return HQV_ENC_BT2020;
+	}
+	return HQV_ENC_BT601;
+}
+
+static void engine_image(struct hqv_image *img, const struct m2m_format *f,
+			 uint8_t *mem)
+{
+	const struct hqv_format *hf = hqv_format_find(f->fourcc);
+	struct m2m_plane_layout pl[M2M_MAX_PLANES];
+	uint32_t enc = f->ycbcr_enc, quant = f->quantization;
+	size_t offsets[M2M_MAX_PLANES] = { 0 };
+	int n = m2m_format_planes(pl, f);
+
+	cr_assert_gt(n, 0, "%s", m2m_last_error());
+	for (unsigned int p = 1; p < f->num_planes; p++)
+		offsets[p] = offsets[p - 1] + f->plane_size[p - 1];
+	memset(img, 0, sizeof(*img));
+	img->fmt = hf;
+	img->width = f->width;
+	img->height = f->height;
+	for (int p = 0; p < n; p++) {
+		img->bytesperline[p] = pl[p].bytesperline;
+		img->planes[p] = mem + offsets[pl[p].memory_plane] +
+				 pl[p].offset;
+		img->plane_size[p] = f->plane_size[pl[p].memory_plane] -
+				     pl[p].offset;
+	}
+	if (enc == V4L2_YCBCR_ENC_DEFAULT)
+		enc = V4L2_MAP_YCBCR_ENC_DEFAULT(f->colorspace);
+	if (quant == V4L2_QUANTIZATION_DEFAULT)
+		quant = V4L2_MAP_QUANTIZATION_DEFAULT(!hf->is_yuv,
+						      f->colorspace, enc);
+	img->encoding = engine_encoding(enc);
+	img->quantization = quant == V4L2_QUANTIZATION_FULL_RANGE ?
+			    HQV_QUANT_FULL : HQV_QUANT_LIMITED;
+}
+
+static uint8_t *engine_reference(uint8_t *src, const struct m2m_rect *crop,
+				 const struct m2m_rect *compose)
+{
+	struct m2m_format in = get_format(M2M_QUEUE_OUTPUT);
+	struct m2m_format out = get_format(M2M_QUEUE_CAPTURE);
+	uint8_t *dst = calloc(1, m2m_format_frame_size(&out));
+	struct hqv_job job = { .scaler = HQV_SCALER_BILINEAR, .alpha = 255 };
+	int64_t v;
+	void *scratch;
+
+	cr_assert_not_null(dst);
+	engine_image(&job.src, &in, src);
+	engine_image(&job.dst, &out, dst);
+	OK(m2m_get_control(dev, &v, V4L2_CID_HFLIP));
+	job.hflip = v;
+	OK(m2m_get_control(dev, &v, V4L2_CID_VFLIP));
+	job.vflip = v;
+	OK(m2m_get_control(dev, &v, V4L2_CID_ROTATE));
+	job.rotation = (uint32_t)v;
+	if (crop)
+		job.crop = (struct hqv_rect){ crop->left, crop->top,
+					      crop->width, crop->height };
+	if (compose)
+		job.compose = (struct hqv_rect){ compose->left, compose->top,
+						 compose->width,
+						 compose->height };
+	cr_assert_eq(hqv_job_prepare(&job), 0, "the engine refused the job");
+	scratch = malloc(hqv_job_scratch_size(&job) + 1);
+	hqv_job_run(&job, scratch, 0, job.dst.height);
+	free(scratch);
+	return dst;
+}
+
+static void assert_same_bytes(const uint8_t *got, const uint8_t *want,
+			      size_t n, const char *what)
+{
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(got[i], want[i], "%s: byte %zu is %u, the engine "
+			     "gives %u", what, i, got[i], want[i]);
+}
+
+TestSuite(device, .init = open_device, .fini = close_device);
+TestSuite(format, .init = open_device, .fini = close_device);
+TestSuite(control, .init = open_device, .fini = close_device);
+TestSuite(convert, .init = open_device, .fini = close_device);
+TestSuite(stream, .init = open_device, .fini = close_device);
+TestSuite(drain, .init = open_device, .fini = close_device);
+TestSuite(event, .init = open_device, .fini = close_device);
+TestSuite(rect, .init = open_device, .fini = close_device);
+
+/* Devices */
+
+Test(device, describes_itself_and_both_queues)
+{
+	cr_assert_neq(info.driver[0], '\0');
+	cr_assert_neq(info.card[0], '\0');
+	cr_assert_gt(info.num_formats[M2M_QUEUE_OUTPUT], 0);
+	cr_assert_gt(info.num_formats[M2M_QUEUE_CAPTURE], 0);
+	cr_assert(info.device_caps & (V4L2_CAP_VIDEO_M2M |
+				      V4L2_CAP_VIDEO_M2M_MPLANE));
+	cr_assert_eq(info.multiplanar,
+		     !(info.device_caps & V4L2_CAP_VIDEO_M2M));
+	cr_assert_eq(info.backend, !strcmp(device_name(), M2M_INPROCESS) ?
+		     M2M_BACKEND_INPROCESS : M2M_BACKEND_KERNEL);
+}
+
+Test(device, is_listed_by_discovery)
+{
+	struct m2m_device_info *list;
+	size_t n;
+	bool found = false, inprocess_last;
+
+	OK(m2m_list_devices(&list, &n));
+	cr_assert_geq(n, 1);
+	for (size_t i = 0; i < n; i++)
+		found |= !strcmp(list[i].path, info.path) &&
+			 !strcmp(list[i].driver, info.driver) &&
+			 list[i].num_formats[M2M_QUEUE_OUTPUT] ==
+			 info.num_formats[M2M_QUEUE_OUTPUT];
+	inprocess_last = list[n - 1].backend == M2M_BACKEND_INPROCESS;
+	m2m_free_device_list(list);
+	cr_assert(found, "%s (%s) is not in the list", info.path, info.driver);
+	cr_assert(inprocess_last, "the in-process device ends the list");
+}
+
+Test(device, enumerates_the_formats_it_lists)
+{
+	for (int q = M2M_QUEUE_OUTPUT; q <= M2M_QUEUE_CAPTURE; q++) {
+		struct m2m_format_desc d;
+		uint32_t i;
+
+		for (i = 0; i < info.num_formats[q]; i++) {
+			OK(m2m_enum_format(dev, &d, q, i));
+			cr_assert_eq(d.fourcc, info.formats[q][i]);
+			cr_assert_neq(d.description[0], '\0');
+		}
+		cr_assert_eq(m2m_enum_format(dev, &d, q, i), -ENOENT);
+	}
+}
+
+Test(device, gives_the_sizes_of_a_format)
+{
+	struct m2m_frame_sizes s;
+	int ret = m2m_get_frame_sizes(dev, &s, FMT("RGB24"));
+
+	REQUIRE(ret != -ENOTTY, "%s lists no frame sizes", info.driver);
+	cr_assert_eq(ret, 0, "%s", m2m_last_error());
+	cr_assert_leq(s.min_width, W);
+	cr_assert_geq(s.max_width, W);
+	cr_assert_leq(s.min_height, H);
+	cr_assert_geq(s.max_height, H);
+}
+
+Test(device, closed_handle_is_refused)
+{
+	struct m2m_device *other;
+	struct m2m_format f;
+
+	OK(open_named(&other, 0));
+	m2m_close(other);
+	cr_assert_eq(m2m_get_format(other, &f, M2M_QUEUE_OUTPUT), -EINVAL);
+	cr_assert_not_null(strstr(m2m_last_error(), "closed"));
+}
+
+/* Formats */
+
+Test(format, set_format_is_read_back)
+{
+	struct m2m_format f;
+
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	f = get_format(M2M_QUEUE_OUTPUT);
+	cr_assert_eq(f.fourcc, FMT("RGB24"));
+	cr_assert_eq(f.width, W);
+	cr_assert_eq(f.height, H);
+	cr_assert_eq(f.num_planes, 1);
+	cr_assert_geq(f.bytesperline[0], W * 3);
+	cr_assert_geq(f.plane_size[0], f.bytesperline[0] * H);
+}
+
+Test(format, try_is_idempotent_and_changes_nothing)
+{
+	struct m2m_format want, once, twice, before = get_format(M2M_QUEUE_OUTPUT);
+
+	cr_assert_eq(m2m_format_init(&want, FMT("RGB24"), W, H), 0);
+	want.width = W + 3;	/* odd: the driver rounds it */
+	want.height = H + 1;
+	once = want;
+	OK(m2m_try_format(dev, &once, M2M_QUEUE_OUTPUT));
+	twice = once;
+	OK(m2m_try_format(dev, &twice, M2M_QUEUE_OUTPUT));
+	cr_assert_eq(twice.width, once.width);
+	cr_assert_eq(twice.height, once.height);
+	cr_assert_eq(twice.bytesperline[0], once.bytesperline[0]);
+	cr_assert_eq(twice.plane_size[0], once.plane_size[0]);
+	cr_assert_eq(get_format(M2M_QUEUE_OUTPUT).width, before.width);
+}
+
+Test(format, unknown_fourcc_is_replaced_by_one_the_device_takes)
+{
+	struct m2m_format f;
+
+	cr_assert_eq(m2m_format_init(&f, FMT("RGB24"), W, H), 0);
+	f.fourcc = M2M_FOURCC('N', 'O', 'P', 'E');
+	OK(m2m_try_format(dev, &f, M2M_QUEUE_OUTPUT));
+	cr_assert(offers(M2M_QUEUE_OUTPUT, f.fourcc));
+}
+
+Test(format, multiplanar_formats_are_transparent)
+{
+	struct m2m_format f;
+
+	cr_assert_eq(m2m_format_init(&f, FMT("NV12M"), W, H), 0);
+	cr_assert_eq(f.num_planes, 2);
+	if (!offers(M2M_QUEUE_OUTPUT, FMT("NV12M"))) {
+		/* A single-planar node cannot take two buffer planes. */
+		cr_assert_eq(m2m_set_format(dev, &f, M2M_QUEUE_OUTPUT),
+			     info.multiplanar ? 0 : -EINVAL);
+		cr_assert_neq(get_format(M2M_QUEUE_OUTPUT).fourcc,
+			      FMT("NV12M"));
+		return;
+	}
+	OK(m2m_set_format(dev, &f, M2M_QUEUE_OUTPUT));
+	cr_assert_eq(f.num_planes, 2);
+	cr_assert_eq(f.plane_size[0], W * H);
+	cr_assert_eq(f.plane_size[1], W * H / 2);
+}
+
+Test(format, capture_may_ask_for_another_encoding)
+{
+	struct m2m_format f;
+
+	set_formats("YUYV", W, H, "YUYV", W, H);
+	REQUIRE(is_hqv(), "%s does not convert colorimetry", info.driver);
+	cr_assert_eq(m2m_format_init(&f, FMT("YUYV"), W, H), 0);
+	f.ycbcr_enc = V4L2_YCBCR_ENC_BT2020;
+	f.quantization = V4L2_QUANTIZATION_FULL_RANGE;
+	f.flags = M2M_FORMAT_SET_CSC;
+	OK(m2m_set_format(dev, &f, M2M_QUEUE_CAPTURE));
+	cr_assert(f.flags & M2M_FORMAT_SET_CSC);
+	cr_assert_eq(get_format(M2M_QUEUE_CAPTURE).ycbcr_enc,
+		     V4L2_YCBCR_ENC_BT2020);
+	cr_assert_eq(get_format(M2M_QUEUE_CAPTURE).quantization,
+		     V4L2_QUANTIZATION_FULL_RANGE);
+}
+
+Test(format, layouts_of_the_table)
+{
+	struct m2m_plane_layout pl[M2M_MAX_PLANES];
+	struct m2m_format f;
+
+	cr_assert_eq(m2m_format_init(&f, FMT("NV12"), W, H), 0);
+	cr_assert_eq(m2m_format_planes(pl, &f), 2);
+	cr_assert_eq(pl[1].memory_plane, 0);
+	cr_assert_eq(pl[1].offset, W * H);
+	cr_assert_eq(pl[1].width, W / 2);
+	cr_assert_eq(pl[1].height, H / 2);
+	cr_assert_eq(pl[1].channels, 2);
+	cr_assert_eq(m2m_format_init(&f, FMT("YUV420M"), W, H), 0);
+	cr_assert_eq(m2m_format_planes(pl, &f), 3);
+	cr_assert_eq(pl[2].memory_plane, 2);
+	cr_assert_eq(pl[2].offset, 0);
+	cr_assert_eq(m2m_format_init(&f, FMT("YUYV"), W, H), 0);
+	cr_assert_eq(m2m_format_planes(pl, &f), 1);
+	cr_assert_eq(pl[0].channels, 2);
+	cr_assert_eq(pl[0].width, W);
+	cr_assert_eq(m2m_format_init(&f, FMT("RGB565"), W, H), 0);
+	cr_assert_eq(m2m_format_planes(pl, &f), 1);
+	cr_assert_eq(pl[0].sample_bytes, 2);
+}
+
+/* Controls */
+
+Test(control, are_listed_and_found_by_id_and_name)
+{
+	struct m2m_control_info c, by_id, by_name, by_ident;
+	int n = m2m_control_count(dev);
+
+	cr_assert_gt(n, 0);
+	for (int i = 0; i < n; i++) {
+		OK(m2m_control_at(dev, &c, i));
+		cr_assert_neq(c.name[0], '\0');
+		cr_assert_neq(c.type, V4L2_CTRL_TYPE_CTRL_CLASS);
+	}
+	cr_assert_eq(m2m_control_at(dev, &c, n), -ENOENT);
+
+	OK(m2m_find_control(dev, &by_id, NULL, V4L2_CID_HFLIP));
+	OK(m2m_find_control(dev, &by_name, "horizontal flip", 0));
+	OK(m2m_find_control(dev, &by_ident, "horizontal_flip", 0));
+	cr_assert_eq(by_name.id, V4L2_CID_HFLIP);
+	cr_assert_eq(by_ident.id, V4L2_CID_HFLIP);
+	cr_assert_eq(by_id.type, M2M_CONTROL_BOOLEAN);
+	cr_assert_eq(by_id.maximum, 1);
+}
+
+Test(control, set_values_are_read_back)
+{
+	int64_t v;
+
+	OK(m2m_set_control(dev, V4L2_CID_HFLIP, 1));
+	OK(m2m_get_control(dev, &v, V4L2_CID_HFLIP));
+	cr_assert_eq(v, 1);
+	OK(m2m_set_control_by_name(dev, "Horizontal Flip", 0));
+	OK(m2m_get_control_by_name(dev, &v, "horizontal_flip"));
+	cr_assert_eq(v, 0);
+}
+
+Test(control, values_out_of_range_give_erange)
+{
+	cr_assert_eq(m2m_set_control(dev, V4L2_CID_HFLIP, 2), -ERANGE);
+	cr_assert_not_null(strstr(m2m_last_error(), "0 to 1"), "%s",
+			   m2m_last_error());
+	REQUIRE(has_control(V4L2_CID_ROTATE), "%s cannot rotate", info.driver);
+	cr_assert_eq(m2m_set_control(dev, V4L2_CID_ROTATE, 45), -ERANGE);
+	cr_assert_not_null(strstr(m2m_last_error(), "multiples of 90"), "%s",
+			   m2m_last_error());
+}
+
+Test(control, unknown_controls_give_enoent)
+{
+	int64_t v;
+
+	cr_assert_eq(m2m_set_control(dev, V4L2_CID_AUDIO_VOLUME, 1), -ENOENT);
+	cr_assert_eq(m2m_get_control(dev, &v, V4L2_CID_AUDIO_VOLUME), -ENOENT);
+	cr_assert_eq(m2m_set_control_by_name(dev, "no such control", 1),
+		     -ENOENT);
+	cr_assert_not_null(strstr(m2m_last_error(), "no such control"));
+}
+
+Test(control, menus_are_listed_and_set_by_name)
+{
+	struct m2m_control_info c;
+	struct m2m_menu_item item;
+	int64_t v;
+
+	REQUIRE(has_control(V4L2_CID_DEINTERLACING_MODE),
+		"%s does not deinterlace", info.driver);
+	OK(m2m_find_control(dev, &c, NULL, V4L2_CID_DEINTERLACING_MODE));
+	cr_assert_eq(c.type, M2M_CONTROL_MENU);
+	OK(m2m_get_menu_item(dev, &item, c.id, (uint32_t)c.minimum));
+	cr_assert_neq(item.name[0], '\0');
+	cr_assert_eq(m2m_get_menu_item(dev, &item, c.id,
+				       (uint32_t)c.maximum + 1), -ENOENT);
+	OK(m2m_set_control_menu(dev, c.id, "blend"));
+	OK(m2m_get_control(dev, &v, c.id));
+	OK(m2m_get_menu_item(dev, &item, c.id, (uint32_t)v));
+	cr_assert_str_eq(item.name, "Blend");
+	cr_assert_eq(m2m_set_control_menu(dev, c.id, "Sideways"), -ERANGE);
+}
+
+Test(control, driver_private_controls_are_named_in_the_uapi_header)
+{
+	struct m2m_control_info c;
+
+	REQUIRE(is_hqv(), "%s is not vhqv", info.driver);
+	OK(m2m_find_control(dev, &c, NULL, V4L2_CID_VHQV_SCALER));
+	cr_assert_eq(c.type, M2M_CONTROL_MENU);
+	OK(m2m_find_control(dev, &c, NULL, V4L2_CID_VHQV_BACKGROUND));
+	cr_assert_eq(c.maximum, 0xffffff);
+}
+
+/* One-call conversion */
+
+Test(convert, same_format_returns_the_input)
+{
+	uint8_t *src, *dst;
+	size_t n;
+
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	dst = convert_random(&src, &n, 1);
+	cr_assert_arr_eq(dst, src, n);
+	free(src);
+	free(dst);
+}
+
+Test(convert, hflip_mirrors_each_line)
+{
+	uint8_t *src, *dst;
+	size_t n;
+
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	OK(m2m_set_control(dev, V4L2_CID_HFLIP, 1));
+	dst = convert_random(&src, &n, 2);
+	for (uint32_t y = 0; y < H; y++)
+		for (uint32_t x = 0; x < W; x++)
+			cr_assert_arr_eq(&dst[(y * W + x) * 3],
+					 &src[(y * W + W - 1 - x) * 3], 3,
+					 "pixel %u,%u", x, y);
+	free(src);
+	free(dst);
+}
+
+static void assert_converts_like_the_engine(const char *in, const char *out,
+					    uint32_t ow, uint32_t oh)
+{
+	uint8_t *src, *dst, *ref;
+	size_t n;
+
+	set_formats(in, W, H, out, ow, oh);
+	REQUIRE(is_hqv(), "%s converts with its own arithmetic, not the "
+		"engine's", info.driver);
+	dst = convert_random(&src, &n, 3);
+	ref = engine_reference(src, NULL, NULL);
+	assert_same_bytes(dst, ref, n, out);
+	free(src);
+	free(dst);
+	free(ref);
+}
+
+Test(convert, yuyv_to_yuv420_is_the_engines)
+{
+	assert_converts_like_the_engine("YUYV", "YUV420", W, H);
+}
+
+Test(convert, rgb24_to_yuv420_with_hflip_is_the_engines)
+{
+	REQUIRE(is_hqv(), "%s does not write YUV420", info.driver);
+	OK(m2m_set_control(dev, V4L2_CID_HFLIP, 1));
+	assert_converts_like_the_engine("RGB24", "YUV420", W, H);
+}
+
+Test(convert, scaling_through_the_capture_size_is_the_engines)
+{
+	assert_converts_like_the_engine("XBGR32", "YUYV", 2 * W, H / 2);
+}
+
+Test(convert, multiplanar_formats_are_the_engines)
+{
+	struct m2m_format f;
+
+	if (!info.multiplanar) {
+		cr_assert_eq(m2m_format_init(&f, FMT("YUV420M"), W, H), 0);
+		cr_assert_eq(m2m_set_format(dev, &f, M2M_QUEUE_OUTPUT), -EINVAL);
+		cr_assert_not_null(strstr(m2m_last_error(), "single-planar"));
+		return;
+	}
+	assert_converts_like_the_engine("YUV420M", "YUV444M", W, H);
+}
+
+Test(convert, rotation_turns_the_capture_size)
+{
+	struct m2m_format f;
+	uint8_t *src, *dst, *ref;
+	size_t n;
+
+	REQUIRE(has_control(V4L2_CID_ROTATE), "%s cannot rotate", info.driver);
+	set_formats("YUV420", W, H, "RGB24", W, H);
+	OK(m2m_set_control(dev, V4L2_CID_ROTATE, 90));
+	/* vhqv turns CAPTURE with the source; set it as the application
+	 * would, portrait. */
+	cr_assert_eq(m2m_format_init(&f, FMT("RGB24"), H, W), 0);
+	OK(m2m_set_format(dev, &f, M2M_QUEUE_CAPTURE));
+	cr_assert_eq(f.width, H);
+	dst = convert_random(&src, &n, 4);
+	ref = engine_reference(src, NULL, NULL);
+	assert_same_bytes(dst, ref, n, "rotated");
+	free(src);
+	free(dst);
+	free(ref);
+}
+
+Test(convert, small_buffers_give_enospc)
+{
+	uint8_t buf[16];
+
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	cr_assert_eq(m2m_convert(dev, buf, sizeof(buf), buf, sizeof(buf)),
+		     -ENOSPC);
+	cr_assert_not_null(strstr(m2m_last_error(), "needs"));
+}
+
+/* Streaming */
+
+static void alloc_both(enum m2m_memory out_mem, unsigned int count)
+{
+	cr_assert_eq(m2m_alloc_buffers(dev, M2M_QUEUE_OUTPUT, out_mem, count),
+		     (int)count, "%s", m2m_last_error());
+	cr_assert_eq(m2m_alloc_buffers(dev, M2M_QUEUE_CAPTURE, M2M_MEMORY_MMAP,
+				       count), (int)count, "%s",
+		     m2m_last_error());
+}
+
+static void start_both(void)
+{
+	OK(m2m_stream_on(dev, M2M_QUEUE_OUTPUT));
+	OK(m2m_stream_on(dev, M2M_QUEUE_CAPTURE));
+}
+
+/* Queue every CAPTURE buffer the application holds. */
+static void queue_all_capture(void)
+{
+	int n = m2m_buffer_count(dev, M2M_QUEUE_CAPTURE);
+
+	for (int i = 0; i < n; i++) {
+		struct m2m_buffer *b = m2m_get_buffer(dev, M2M_QUEUE_CAPTURE, i);
+
+		if (!b->queued)
+			OK(m2m_queue_buffer(dev, b));
+	}
+}
+
+/* Queue OUTPUT buffer i with a random frame and a timestamp. */
+static void queue_frame(unsigned int i, uint64_t ts, uint32_t seed)
+{
+	struct m2m_buffer *b = m2m_get_buffer(dev, M2M_QUEUE_OUTPUT, i);
+	struct m2m_format f = get_format(M2M_QUEUE_OUTPUT);
+
+	cr_assert_not_null(b, "%s", m2m_last_error());
+	for (unsigned int p = 0; p < b->num_planes; p++) {
+		fill_random(b->data[p], f.plane_size[p], seed + p);
+		b->bytesused[p] = f.plane_size[p];
+	}
+	b->timestamp_ns = ts;
+	OK(m2m_queue_buffer(dev, b));
+}
+
+static struct m2m_buffer *dequeue(enum m2m_queue q)
+{
+	struct m2m_buffer *b;
+
+	OK(m2m_dequeue_buffer(dev, &b, q));
+	cr_assert_not_null(b);
+	cr_assert_eq(b->queue, q);
+	cr_assert_eq(b->queued, 0);
+	return b;
+}
+
+Test(stream, carries_timestamps_and_numbers_frames)
+{
+	struct m2m_format out;
+	const unsigned int frames = 8;
+
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	out = get_format(M2M_QUEUE_CAPTURE);
+	alloc_both(M2M_MEMORY_MMAP, 2);
+	start_both();
+	queue_all_capture();
+	for (unsigned int i = 0; i < 2; i++)
+		queue_frame(i, 1000000000ull * (i + 1) + 1000 * i, i);
+	for (unsigned int i = 0; i < frames; i++) {
+		struct m2m_buffer *c = dequeue(M2M_QUEUE_CAPTURE);
+		struct m2m_buffer *o = dequeue(M2M_QUEUE_OUTPUT);
+
+		cr_assert_eq(c->sequence, i);
+		cr_assert_eq(o->sequence, i);
+		cr_assert_eq(c->timestamp_ns, 1000000000ull * (i + 1) + 1000 * i,
+			     "frame %u", i);
+		cr_assert_eq(c->bytesused[0], out.plane_size[0]);
+		cr_assert_eq(c->flags & M2M_BUFFER_ERROR, 0);
+		cr_assert_arr_eq(c->data[0], o->data[0], out.plane_size[0]);
+		if (i + 2 < frames)
+			queue_frame(o->index, 1000000000ull * (i + 3) +
+				    1000 * (i + 2), i + 2);
+		OK(m2m_queue_buffer(dev, c));
+	}
+}
+
+Test(stream, nonblocking_dequeue_gives_eagain)
+{
+	struct m2m_buffer *b;
+
+	close_device();
+	OK(open_named(&dev, M2M_OPEN_NONBLOCK));
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	alloc_both(M2M_MEMORY_MMAP, 1);
+	start_both();
+	queue_all_capture();
+	cr_assert_eq(m2m_dequeue_buffer(dev, &b, M2M_QUEUE_CAPTURE), -EAGAIN);
+	cr_assert_null(b);
+}
+
+Test(stream, the_fd_and_wait_report_a_finished_frame)
+{
+	unsigned int ready = 0;
+	struct pollfd pfd;
+
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	alloc_both(M2M_MEMORY_MMAP, 1);
+	start_both();
+	queue_all_capture();
+	OK(m2m_wait(dev, &ready, 0));
+	cr_assert_eq(ready & M2M_READY_CAPTURE, 0);
+	pfd.fd = m2m_get_fd(dev);
+	pfd.events = POLLIN;
+	cr_assert_geq(pfd.fd, 0, "%s", m2m_last_error());
+	queue_frame(0, 5, 5);
+	cr_assert_eq(poll(&pfd, 1, TIMEOUT_MS), 1, "the fd never became "
+		     "readable");
+	OK(m2m_wait(dev, &ready, TIMEOUT_MS));
+	cr_assert(ready & M2M_READY_CAPTURE);
+	dequeue(M2M_QUEUE_CAPTURE);
+}
+
+/* The result of one frame through OUTPUT memory of this type. */
+static uint8_t *one_frame(enum m2m_memory memory, const uint8_t *frame,
+			  size_t size, int dmabuf_fd)
+{
+	struct m2m_buffer *o, *c;
+	uint8_t *result, *user = NULL;
+
+	alloc_both(memory, 1);
+	o = m2m_get_buffer(dev, M2M_QUEUE_OUTPUT, 0);
+	if (memory == M2M_MEMORY_MMAP) {
+		memcpy(o->data[0], frame, size);
+	} else if (memory == M2M_MEMORY_USERPTR) {
+		cr_assert_eq(posix_memalign((void **)&user, 4096, size), 0);
+		memcpy(user, frame, size);
+		o->data[0] = user;
+		o->length[0] = (uint32_t)size;
+	} else {
+		o->fd[0] = dmabuf_fd;
+	}
+	o->bytesused[0] = (uint32_t)size;
+	start_both();
+	queue_all_capture();
+	OK(m2m_queue_buffer(dev, o));
+	c = dequeue(M2M_QUEUE_CAPTURE);
+	result = malloc(c->bytesused[0]);
+	memcpy(result, c->data[0], c->bytesused[0]);
+	dequeue(M2M_QUEUE_OUTPUT);
+	OK(m2m_free_buffers(dev, M2M_QUEUE_OUTPUT));
+	OK(m2m_free_buffers(dev, M2M_QUEUE_CAPTURE));
+	free(user);
+	return result;
+}
+
+Test(stream, userptr_output_gives_what_mmap_gives)
+{
+	uint8_t *frame, *a, *b;
+	size_t size;
+
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	OK(m2m_set_control(dev, V4L2_CID_VFLIP, 1));
+	frame = random_frame(&size, 6);
+	a = one_frame(M2M_MEMORY_MMAP, frame, size, -1);
+	b = one_frame(M2M_MEMORY_USERPTR, frame, size, -1);
+	cr_assert_arr_eq(a, b, size);
+	free(frame);
+	free(a);
+	free(b);
+}
+
+Test(stream, an_exported_buffer_feeds_another_session)
+{
+	struct m2m_device *first = dev, *second;
+	struct m2m_buffer *c;
+	uint8_t *frame, *direct, *shared;
+	size_t size;
+	int fd;
+
+	/* This session's CAPTURE buffer, exported, is the next one's
+	 * OUTPUT: a copy RGB24 -> RGB24, then a vertical flip. */
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	frame = random_frame(&size, 7);
+	alloc_both(M2M_MEMORY_MMAP, 1);
+	memcpy(m2m_get_buffer(dev, M2M_QUEUE_OUTPUT, 0)->data[0], frame, size);
+	start_both();
+	queue_all_capture();
+	OK(m2m_queue_buffer(dev, m2m_get_buffer(dev, M2M_QUEUE_OUTPUT, 0)));
+	c = dequeue(M2M_QUEUE_CAPTURE);
+	OK(m2m_export_buffer(dev, &fd, c, 0));
+
+	OK(open_named(&second, 0));
+	dev = second;
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	OK(m2m_set_control(dev, V4L2_CID_VFLIP, 1));
+	direct = one_frame(M2M_MEMORY_MMAP, frame, size, -1);
+	shared = one_frame(M2M_MEMORY_DMABUF, NULL, size, fd);
+	cr_assert_arr_eq(shared, direct, size);
+	m2m_close(second);
+	dev = first;
+	close(fd);
+	free(frame);
+	free(direct);
+	free(shared);
+}
+
+Test(stream, misuse_of_buffers_is_refused)
+{
+	struct m2m_buffer copy, *b;
+
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	cr_assert_eq(m2m_dequeue_buffer(dev, &b, M2M_QUEUE_CAPTURE), -EINVAL);
+	alloc_both(M2M_MEMORY_MMAP, 1);
+	cr_assert_null(m2m_get_buffer(dev, M2M_QUEUE_OUTPUT, 1));
+	copy = *m2m_get_buffer(dev, M2M_QUEUE_CAPTURE, 0);
+	cr_assert_eq(m2m_queue_buffer(dev, &copy), -EINVAL);
+	start_both();
+	queue_all_capture();
+	cr_assert_eq(m2m_queue_buffer(dev, m2m_get_buffer(dev,
+				      M2M_QUEUE_CAPTURE, 0)), -EBUSY);
+	cr_assert_eq(m2m_alloc_buffers(dev, M2M_QUEUE_OUTPUT, 3, 1), -EINVAL);
+}
+
+Test(stream, stopping_returns_the_buffers)
+{
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	alloc_both(M2M_MEMORY_MMAP, 2);
+	start_both();
+	queue_all_capture();
+	cr_assert_eq(m2m_get_buffer(dev, M2M_QUEUE_CAPTURE, 1)->queued, 1);
+	OK(m2m_stream_off(dev, M2M_QUEUE_CAPTURE));
+	cr_assert_eq(m2m_get_buffer(dev, M2M_QUEUE_CAPTURE, 0)->queued, 0);
+	cr_assert_eq(m2m_get_buffer(dev, M2M_QUEUE_CAPTURE, 1)->queued, 0);
+}
+
+static void *dequeue_capture(void *arg)
+{
+	struct m2m_buffer **out = arg;
+
+	if (m2m_dequeue_buffer(dev, out, M2M_QUEUE_CAPTURE) < 0)
+		*out = NULL;
+	return NULL;
+}
+
+Test(stream, one_thread_waits_while_another_queues)
+{
+	struct m2m_buffer *got = NULL;
+	pthread_t t;
+
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	alloc_both(M2M_MEMORY_MMAP, 1);
+	start_both();
+	queue_all_capture();
+	cr_assert_eq(pthread_create(&t, NULL, dequeue_capture, &got), 0);
+	usleep(100000);
+	queue_frame(0, 77000, 8);
+	pthread_join(t, NULL);
+	cr_assert_not_null(got, "the waiting thread got no buffer");
+	cr_assert_eq(got->timestamp_ns, 77000);
+}
+
+/* Draining */
+
+Test(drain, flags_the_last_buffer_sends_eos_then_epipe)
+{
+	struct m2m_buffer *b;
+	struct m2m_event ev;
+	unsigned int ready;
+	int ret;
+
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	alloc_both(M2M_MEMORY_MMAP, 2);
+	start_both();
+	ret = m2m_subscribe_event(dev, M2M_EVENT_EOS, 0, 0);
+	REQUIRE(ret == 0, "%s sends no EOS event: %s", info.driver,
+		m2m_last_error());
+	queue_all_capture();
+	queue_frame(0, 1000, 9);
+	queue_frame(1, 2000, 10);
+	ret = m2m_drain(dev);
+	REQUIRE(ret != -ENOTTY, "%s cannot drain (no VIDIOC_ENCODER_CMD)",
+		info.driver);
+	cr_assert_eq(ret, 0, "%s", m2m_last_error());
+	/* Both frames, the second LAST; or, when both were done before the
+	 * drain began, an empty LAST buffer after them. */
+	for (unsigned int frames = 0, n = 0;; n++) {
+		cr_assert_lt(n, 3, "no LAST buffer after the two frames");
+		b = dequeue(M2M_QUEUE_CAPTURE);
+		if (b->bytesused[0])
+			cr_assert_eq(b->timestamp_ns, 1000 * ++frames);
+		if (b->flags & M2M_BUFFER_LAST) {
+			cr_assert_eq(frames, 2);
+			break;
+		}
+		OK(m2m_queue_buffer(dev, b));
+	}
+	OK(m2m_wait(dev, &ready, TIMEOUT_MS));
+	cr_assert(ready & M2M_READY_EVENT);
+	OK(m2m_dequeue_event(dev, &ev));
+	cr_assert_eq(ev.type, M2M_EVENT_EOS);
+	cr_assert_eq(m2m_dequeue_buffer(dev, &b, M2M_QUEUE_CAPTURE), -EPIPE);
+
+	/* START resumes: the next frame comes through. */
+	OK(m2m_restart(dev));
+	dequeue(M2M_QUEUE_OUTPUT);
+	dequeue(M2M_QUEUE_OUTPUT);
+	queue_all_capture();
+	queue_frame(0, 3000, 11);
+	b = dequeue(M2M_QUEUE_CAPTURE);
+	cr_assert_eq(b->timestamp_ns, 3000);
+}
+
+/* Events */
+
+Test(event, ctrl_events_send_the_initial_value_and_changes)
+{
+	struct m2m_event ev;
+
+	OK(m2m_set_control(dev, V4L2_CID_VFLIP, 1));
+	OK(m2m_subscribe_event(dev, M2M_EVENT_CTRL, V4L2_CID_VFLIP,
+			       M2M_EVENT_SEND_INITIAL |
+			       M2M_EVENT_ALLOW_FEEDBACK));
+	OK(m2m_dequeue_event(dev, &ev));
+	cr_assert_eq(ev.type, M2M_EVENT_CTRL);
+	cr_assert_eq(ev.id, V4L2_CID_VFLIP);
+	cr_assert_eq(ev.value, 1);
+	OK(m2m_set_control(dev, V4L2_CID_VFLIP, 0));
+	OK(m2m_dequeue_event(dev, &ev));
+	cr_assert_eq(ev.value, 0);
+	cr_assert(ev.changes & V4L2_EVENT_CTRL_CH_VALUE);
+	cr_assert_eq(m2m_dequeue_event(dev, &ev), -EAGAIN);
+
+	OK(m2m_unsubscribe_event(dev, M2M_EVENT_CTRL, V4L2_CID_VFLIP));
+	OK(m2m_set_control(dev, V4L2_CID_VFLIP, 1));
+	cr_assert_eq(m2m_dequeue_event(dev, &ev), -EAGAIN);
+}
+
+Test(event, frame_sync_marks_each_frame)
+{
+	struct m2m_event ev;
+	int ret;
+
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	ret = m2m_subscribe_event(dev, M2M_EVENT_FRAME_SYNC, 0, 0);
+	REQUIRE(ret == 0, "%s sends no FRAME_SYNC: %s", info.driver,
+		m2m_last_error());
+	alloc_both(M2M_MEMORY_MMAP, 2);
+	start_both();
+	queue_all_capture();
+	queue_frame(0, 1, 12);
+	queue_frame(1, 2, 13);
+	dequeue(M2M_QUEUE_CAPTURE);
+	dequeue(M2M_QUEUE_CAPTURE);
+	for (uint32_t i = 0; i < 2; i++) {
+		OK(m2m_dequeue_event(dev, &ev));
+		cr_assert_eq(ev.type, M2M_EVENT_FRAME_SYNC);
+		cr_assert_eq(ev.frame_sequence, i);
+	}
+}
+
+Test(event, a_turn_while_streaming_is_a_source_change)
+{
+	struct m2m_format cap;
+	struct m2m_buffer *b;
+	struct m2m_event ev;
+	int ret;
+
+	REQUIRE(has_control(V4L2_CID_ROTATE), "%s cannot rotate", info.driver);
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	ret = m2m_subscribe_event(dev, M2M_EVENT_SOURCE_CHANGE, 0, 0);
+	REQUIRE(ret == 0, "%s sends no SOURCE_CHANGE: %s", info.driver,
+		m2m_last_error());
+	alloc_both(M2M_MEMORY_MMAP, 2);
+	start_both();
+	queue_all_capture();
+	queue_frame(0, 100000, 14);
+	b = dequeue(M2M_QUEUE_CAPTURE);
+	cr_assert_eq(b->timestamp_ns, 100000);
+	OK(m2m_queue_buffer(dev, b));
+
+	OK(m2m_set_control(dev, V4L2_CID_ROTATE, 90));
+	/* Nothing was queued under the old geometry: the next CAPTURE
+	 * buffer comes back empty with LAST, then the event. */
+	b = dequeue(M2M_QUEUE_CAPTURE);
+	cr_assert(b->flags & M2M_BUFFER_LAST);
+	OK(m2m_dequeue_event(dev, &ev));
+	cr_assert_eq(ev.type, M2M_EVENT_SOURCE_CHANGE);
+	cr_assert(ev.changes & V4L2_EVENT_SRC_CH_RESOLUTION);
+
+	cr_assert_eq(m2m_handle_source_change(dev, &cap), 2, "%s",
+		     m2m_last_error());
+	cr_assert_eq(cap.width, H);
+	cr_assert_eq(cap.height, W);
+	queue_all_capture();
+	dequeue(M2M_QUEUE_OUTPUT);
+	queue_frame(0, 200000, 15);
+	b = dequeue(M2M_QUEUE_CAPTURE);
+	cr_assert_eq(b->timestamp_ns, 200000);
+	cr_assert_eq(b->bytesused[0], H * W * 3);
+}
+
+/* Rectangles */
+
+Test(rect, crop_and_compose_are_the_engines)
+{
+	struct m2m_rect crop = { 32, 16, W / 2, H / 2 };
+	struct m2m_rect compose = { 8, 8, W - 16, H - 32 };
+	struct m2m_rect bounds;
+	uint8_t *src, *dst, *ref;
+	size_t n;
+	int ret;
+
+	ret = m2m_get_rect(dev, &bounds, M2M_RECT_CROP_BOUNDS);
+	REQUIRE(ret == 0, "%s has no crop rectangle: %s", info.driver,
+		m2m_last_error());
+	set_formats("YUYV", W, H, "XBGR32", W, H);
+	OK(m2m_set_rect(dev, &crop, M2M_RECT_CROP));
+	OK(m2m_set_rect(dev, &compose, M2M_RECT_COMPOSE));
+	OK(m2m_get_rect(dev, &bounds, M2M_RECT_CROP_BOUNDS));
+	cr_assert_eq(bounds.width, W);
+	cr_assert_eq(m2m_set_rect(dev, &bounds, M2M_RECT_CROP_BOUNDS), -EINVAL);
+	OK(m2m_get_rect(dev, &crop, M2M_RECT_CROP));
+	cr_assert_eq(crop.width, W / 2);
+	OK(m2m_get_rect(dev, &compose, M2M_RECT_COMPOSE));
+	cr_assert_eq(compose.height, H - 32);
+
+	dst = convert_random(&src, &n, 16);
+	ref = engine_reference(src, &crop, &compose);
+	assert_same_bytes(dst, ref, n, "crop and compose");
+	free(src);
+	free(dst);
+	free(ref);
+}
