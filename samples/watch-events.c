@@ -9,8 +9,10 @@
  * "auto"). The program:
  *
  * 1. subscribes to control events (with M2M_EVENT_SEND_INITIAL, so each
- *    control's current value arrives at once), frame-sync, end-of-stream
- *    and source-change events;
+ *    control's current value arrives at once, and M2M_EVENT_ALLOW_FEEDBACK,
+ *    so that the changes this program makes itself are reported too: V4L2
+ *    reports only other handles' changes by default), frame-sync,
+ *    end-of-stream and source-change events;
  * 2. flips the picture and raises its brightness, then streams FRAMES
  *    frames of 320x240 YUYV to UYVY from one poll() loop;
  * 3. once the first half of the frames is queued, turns the picture by 90
@@ -26,10 +28,6 @@
  * Every event and buffer is printed as it arrives. The program exits with
  * status 1 if a frame is missing or has the wrong geometry, or an event
  * that should have come did not.
- *
- * V4L2 does not tell a file about the control changes it made itself, so
- * the control events seen here are the initial values; another open file
- * of a device whose controls are shared would see the changes.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -48,6 +46,9 @@
 #define FRAME_NS	40000000ull	/* 25 frames per second */
 
 static struct m2m_device *dev;
+/* What the events said so far. */
+static unsigned int ctrl_events, frame_syncs, source_changes;
+static int source_change_pending, eos;
 
 static void check(int ret, const char *what)
 {
@@ -96,6 +97,26 @@ static void print_event(const struct m2m_event *ev)
 	}
 }
 
+/* Print and count the events pending; never waits. */
+static void take_events(void)
+{
+	struct m2m_event ev;
+	int ret;
+
+	while ((ret = m2m_dequeue_event(dev, &ev)) == 0) {
+		print_event(&ev);
+		ctrl_events += ev.type == M2M_EVENT_CTRL;
+		frame_syncs += ev.type == M2M_EVENT_FRAME_SYNC;
+		eos |= ev.type == M2M_EVENT_EOS;
+		if (ev.type == M2M_EVENT_SOURCE_CHANGE) {
+			source_changes++;
+			source_change_pending = 1;
+		}
+	}
+	if (ret != -EAGAIN)
+		check(ret, "m2m_dequeue_event");
+}
+
 static void queue_all_capture(void)
 {
 	int i, n = m2m_buffer_count(dev, M2M_QUEUE_CAPTURE);
@@ -120,11 +141,10 @@ int main(int argc, char **argv)
 	struct m2m_buffer *free_out[BUFFERS], *after_last;
 	/* Per frame: how often it came back, and at which width. */
 	unsigned int seen[MAX_FRAMES] = { 0 }, width_of[MAX_FRAMES] = { 0 };
-	unsigned int num_free = 0, queued = 0, frame_syncs = 0, ctrl_events = 0;
-	unsigned int source_changes = 0, errors = 0, i;
+	unsigned int num_free = 0, queued = 0, errors = 0, i;
 	/* The stream's milestones, in the order they happen. */
-	int rotated = 0, geometry_last = 0, source_change_pending = 0;
-	int renegotiated = 0, drained = 0, drain_last = 0, eos = 0, ret;
+	int rotated = 0, geometry_last = 0, renegotiated = 0, drained = 0;
+	int drain_last = 0, ret;
 	struct pollfd pfd;
 
 	if (frames < 2 || frames % 2 || frames > MAX_FRAMES) {
@@ -139,7 +159,8 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < sizeof(watched) / sizeof(watched[0]); i++)
 		check(m2m_subscribe_event(dev, M2M_EVENT_CTRL, watched[i],
-					  M2M_EVENT_SEND_INITIAL),
+					  M2M_EVENT_SEND_INITIAL |
+					  M2M_EVENT_ALLOW_FEEDBACK),
 		      "subscribing to CTRL");
 	check(m2m_subscribe_event(dev, M2M_EVENT_FRAME_SYNC, 0, 0),
 	      "subscribing to FRAME_SYNC");
@@ -147,6 +168,12 @@ int main(int argc, char **argv)
 	      "subscribing to EOS");
 	check(m2m_subscribe_event(dev, M2M_EVENT_SOURCE_CHANGE, 0, 0),
 	      "subscribing to SOURCE_CHANGE");
+	/*
+	 * The initial values are pending now. Take them before changing the
+	 * controls: V4L2 keeps one pending event per control, and a change
+	 * would replace the initial value's event.
+	 */
+	take_events();
 
 	check(m2m_format_init(&in, M2M_FOURCC('Y', 'U', 'Y', 'V'), WIDTH,
 			      HEIGHT), "m2m_format_init");
@@ -173,7 +200,6 @@ int main(int argc, char **argv)
 
 	while (!drain_last || !eos) {
 		struct m2m_buffer *buf;
-		struct m2m_event ev;
 		unsigned int ready;
 		int n;
 
@@ -247,18 +273,7 @@ int main(int argc, char **argv)
 			check(ret, "dequeueing OUTPUT");
 			free_out[num_free++] = buf;
 		}
-		while ((ret = m2m_dequeue_event(dev, &ev)) == 0) {
-			print_event(&ev);
-			ctrl_events += ev.type == M2M_EVENT_CTRL;
-			frame_syncs += ev.type == M2M_EVENT_FRAME_SYNC;
-			eos |= ev.type == M2M_EVENT_EOS;
-			if (ev.type == M2M_EVENT_SOURCE_CHANGE) {
-				source_changes++;
-				source_change_pending = 1;
-			}
-		}
-		if (ret != -EAGAIN)
-			check(ret, "m2m_dequeue_event");
+		take_events();
 
 		/* The answer to SOURCE_CHANGE: new CAPTURE buffers. */
 		if (source_change_pending && geometry_last) {
@@ -290,7 +305,8 @@ int main(int argc, char **argv)
 			errors++;
 		}
 	}
-	if (ctrl_events < sizeof(watched) / sizeof(watched[0]) ||
+	/* Each control's initial value, and the change made to it. */
+	if (ctrl_events != 2 * sizeof(watched) / sizeof(watched[0]) ||
 	    frame_syncs != frames || source_changes != 1) {
 		fprintf(stderr, "watch-events: %u CTRL, %u FRAME_SYNC and %u "
 			"SOURCE_CHANGE events\n", ctrl_events, frame_syncs,
