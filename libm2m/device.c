@@ -173,6 +173,8 @@ static const struct m2m_transport *node_transport(unsigned int flags)
 #ifdef M2M_WITH_LIBV4L2
 	if (!(flags & M2M_OPEN_SYSCALLS))
 		return &m2m_transport_libv4l2;
+#else
+	(void)flags;
 #endif
 	return &m2m_transport_syscall;
 }

@@ -255,7 +255,9 @@ M2M_EXPORT int m2m_device_get_info(struct m2m_device *dev,
 
 /** What m2m_wait() found ready; bits. */
 enum m2m_ready {
-	M2M_READY_CAPTURE = 1 << 0, /**< a CAPTURE buffer can be dequeued */
+	/** A CAPTURE buffer can be dequeued, or CAPTURE has ended: after the
+	 *  LAST buffer, dequeueing gives -EPIPE (as V4L2's poll says). */
+	M2M_READY_CAPTURE = 1 << 0,
 	M2M_READY_OUTPUT = 1 << 1,  /**< an OUTPUT buffer can be dequeued */
 	M2M_READY_EVENT = 1 << 2,   /**< an event can be dequeued */
 	/** Nothing can arrive: neither queue streams with a buffer queued. */
@@ -713,7 +715,8 @@ M2M_EXPORT int m2m_queue_buffer(struct m2m_device *dev,
 /**
  * Take back a buffer the device is done with (VIDIOC_DQBUF): a processed
  * CAPTURE buffer, or an OUTPUT buffer free for the next frame. Blocks
- * until one is ready unless the device was opened M2M_OPEN_NONBLOCK.
+ * until one is ready, without a timeout (bound the wait with m2m_wait()
+ * first), unless the device was opened M2M_OPEN_NONBLOCK.
  * @param[out] out  the buffer
  * @return 0, -EAGAIN when none is ready (non-blocking), -EPIPE on CAPTURE
  *         after the LAST buffer (until m2m_restart() or a new stream),
@@ -819,7 +822,9 @@ struct m2m_event {
 };
 
 /**
- * Ask for events of a type (VIDIOC_SUBSCRIBE_EVENT).
+ * Ask for events of a type (VIDIOC_SUBSCRIBE_EVENT). V4L2 keeps one
+ * pending CTRL event per control: a change replaces an unread one (its
+ * changes bits merged), the initial value included.
  * @param type   enum m2m_event_type
  * @param id     CTRL: the control id (0 for other types)
  * @param flags  enum m2m_subscribe_flags
@@ -846,10 +851,12 @@ M2M_EXPORT int m2m_unsubscribe_event(struct m2m_device *dev, uint32_t type,
 M2M_EXPORT int m2m_dequeue_event(struct m2m_device *dev, struct m2m_event *ev);
 
 /**
- * After a SOURCE_CHANGE event (or a LAST buffer that ends a geometry):
- * stop CAPTURE, read the format the device now proposes, allocate as many
- * buffers as before with the same memory, and start CAPTURE again. The
- * application then queues its CAPTURE buffers again.
+ * Answer a geometry change: stop CAPTURE, read the format the device now
+ * proposes, allocate as many buffers as before with the same memory, and
+ * start CAPTURE again; the application then queues its CAPTURE buffers
+ * again. Call it once both the SOURCE_CHANGE event and the LAST CAPTURE
+ * buffer have arrived: earlier, it drops frames finished under the old
+ * geometry that were not dequeued yet.
  * @param[out] capture  the new CAPTURE format (may be NULL)
  * @return the number of CAPTURE buffers, or a negative errno
  */
