@@ -378,10 +378,13 @@ static int dmabuf_get(struct ip_plane *pl, const struct v4l2_plane *vp,
 	}
 	size = lseek(vp->m.fd, 0, SEEK_END);
 	lseek(vp->m.fd, 0, SEEK_SET);
-	if (size <= 0 || (vp->length && vp->length > size))
+	if (size <= 0)
 		return -EINVAL;
 	if ((vp->length ? vp->length : (uint32_t)size) < min_length)
 		return -EINVAL;
+	/* videobuf2-vmalloc: a dma-buf smaller than the length claimed. */
+	if (vp->length > size)
+		return -EFAULT;
 	fd = fcntl(vp->m.fd, F_DUPFD_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
