@@ -388,7 +388,7 @@ Test(device, expbuf_dmabuf_and_userptr_share_memory)
 	buf_init(&x, OUT, V4L2_MEMORY_DMABUF, 0);
 	x.plane.m.fd = eb.fd;
 	cr_assert_eq(xioctl(b, VIDIOC_QBUF, &x.b), 0);
-	user = aligned_alloc(4096, 4096 * 2 + SIZE);
+	user = aligned_alloc(4096, 2 * 4096);
 	cr_assert_not_null(user);
 	buf_init(&x, CAP, V4L2_MEMORY_USERPTR, 0);
 	x.plane.m.userptr = (unsigned long)user;
