@@ -406,11 +406,12 @@ static int dmabuf_get(struct ip_plane *pl, const struct v4l2_plane *vp,
 
 /*
  * What vb2 checks of a QBUF before the driver sees it: an OUTPUT plane's
- * bytesused (0: the whole plane) within the plane, data_offset before it;
- * no ALTERNATE on an OUTPUT buffer (its field is TOP or BOTTOM).
+ * bytesused (0: the length given, or the MMAP plane's) within that length,
+ * data_offset before it; no ALTERNATE on an OUTPUT buffer (its field is
+ * TOP or BOTTOM). used[] gets each plane's bytesused.
  */
 static int verify_output(const struct ip_queue *q, const struct ip_buffer *buf,
-			 const struct v4l2_buffer *b)
+			 const struct v4l2_buffer *b, uint32_t used[])
 {
 	unsigned int p;
 
@@ -418,15 +419,13 @@ static int verify_output(const struct ip_queue *q, const struct ip_buffer *buf,
 		return -EINVAL;
 	for (p = 0; p < buf->num_planes; p++) {
 		const struct v4l2_plane *vp = &b->m.planes[p];
-		uint32_t length = q->memory == V4L2_MEMORY_USERPTR ?
-				  vp->length : buf->planes[p].length;
-		uint32_t used = vp->bytesused ? vp->bytesused : length;
+		uint32_t length = q->memory == V4L2_MEMORY_MMAP ?
+				  buf->planes[p].length : vp->length;
 
-		if (q->memory == V4L2_MEMORY_DMABUF && vp->length)
-			length = vp->length;
+		used[p] = vp->bytesused ? vp->bytesused : length;
 		if (vp->bytesused > length)
 			return -EINVAL;
-		if (vp->data_offset && vp->data_offset >= used)
+		if (vp->data_offset && vp->data_offset >= used[p])
 			return -EINVAL;
 	}
 	return 0;
@@ -482,7 +481,7 @@ static int prepare(struct ip_ctx *ctx, unsigned int queue,
 
 int ip_qbuf(struct ip_ctx *ctx, struct v4l2_buffer *b)
 {
-	uint32_t field = b->field;
+	uint32_t used[VIDEO_MAX_PLANES], field = b->field;
 	const uint32_t kept = V4L2_BUF_FLAG_TIMECODE | V4L2_BUF_FLAG_KEYFRAME |
 			      V4L2_BUF_FLAG_PFRAME | V4L2_BUF_FLAG_BFRAME |
 			      V4L2_BUF_FLAG_TSTAMP_SRC_MASK;
@@ -497,7 +496,7 @@ int ip_qbuf(struct ip_ctx *ctx, struct v4l2_buffer *b)
 	if (b->memory != q->memory || buf->state != IP_BUF_DEQUEUED)
 		return -EINVAL;
 	if (queue == VHQV_SRC) {
-		ret = verify_output(q, buf, b);
+		ret = verify_output(q, buf, b, used);
 		if (!ret)
 			ret = vhqv_out_field(&ip_config_for_write(ctx)->q[queue],
 					     &field);
@@ -511,7 +510,7 @@ int ip_qbuf(struct ip_ctx *ctx, struct v4l2_buffer *b)
 		const struct v4l2_plane *vp = &b->m.planes[p];
 		struct ip_plane *pl = &buf->planes[p];
 
-		pl->bytesused = vp->bytesused ? vp->bytesused : pl->length;
+		pl->bytesused = used[p];
 		pl->data_offset = vp->data_offset;
 	}
 	ret = prepare(ctx, queue, buf);

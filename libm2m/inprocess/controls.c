@@ -127,7 +127,6 @@ int ip_query_ext_ctrl(struct ip_ctx *ctx, struct v4l2_query_ext_ctrl *qc)
 			   c.ctrl->step;
 		qc->default_value = c.ctrl->def;
 		qc->flags = c.ctrl->flags;
-		qc->elem_size = sizeof(int32_t);
 	} else {
 		snprintf(qc->name, sizeof(qc->name), "%s",
 			 classes[c.class].name);
@@ -135,6 +134,7 @@ int ip_query_ext_ctrl(struct ip_ctx *ctx, struct v4l2_query_ext_ctrl *qc)
 		qc->flags = V4L2_CTRL_FLAG_READ_ONLY |
 			    V4L2_CTRL_FLAG_WRITE_ONLY;
 	}
+	qc->elem_size = sizeof(int32_t);
 	qc->elems = 1;
 	return 0;
 }
@@ -314,10 +314,10 @@ int ip_ext_ctrls(struct ip_ctx *ctx, unsigned long request,
 			ret = -EACCES;
 		else if (!ctrl)
 			ret = -EINVAL;
-		else if (!get) {
-			val[i] = c->value;
-			ret = validate(ctrl, &val[i]);
-		}
+		if (ret || get)
+			continue;
+		val[i] = c->value;
+		ret = validate(ctrl, &val[i]);
 	}
 	if (ret) {
 		if (set)

@@ -387,6 +387,10 @@ Test(device, expbuf_dmabuf_and_userptr_share_memory)
 	reqbufs(b, CAP, V4L2_MEMORY_USERPTR, 1);
 	buf_init(&x, OUT, V4L2_MEMORY_DMABUF, 0);
 	x.plane.m.fd = eb.fd;
+	/* vb2 takes bytesused 0 as the length given, here 0: too short. */
+	cr_assert_eq(xioctl(b, VIDIOC_QBUF, &x.b), EINVAL);
+	x.plane.length = SIZE;
+	x.plane.bytesused = SIZE;
 	cr_assert_eq(xioctl(b, VIDIOC_QBUF, &x.b), 0);
 	user = aligned_alloc(4096, 2 * 4096);
 	cr_assert_not_null(user);
