@@ -586,6 +586,9 @@ int ip_dqbuf(struct ip_ctx *ctx, struct v4l2_buffer *b)
 			break;
 		if (ctx->nonblock)
 			return -EAGAIN;
+		/* Closed by another thread while waiting. */
+		if (ctx->closing)
+			return -EBADF;
 		pthread_cond_wait(&ctx->changed, &ctx->lock);
 	}
 	buf = &q->bufs[q->done[0]];

@@ -18,8 +18,13 @@
 #include "inprocess.h"
 #include "../transport.h"
 
-/* Every open context, found by its handle. */
+/*
+ * Every open context, found by its handle. A call holds a reference while
+ * it runs, so that close() from another thread waits for it instead of
+ * freeing the context under it (and wakes it if it waits).
+ */
 static pthread_mutex_t contexts_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t contexts_released = PTHREAD_COND_INITIALIZER;
 static struct ip_ctx **contexts;
 static unsigned int n_contexts;
 
@@ -37,8 +42,8 @@ static int context_add(struct ip_ctx *ctx)
 	return grown ? 0 : -ENOMEM;
 }
 
-/* The context of a handle, taken off the list with remove. */
-static struct ip_ctx *context_find(int fd, bool remove)
+/* The context of a handle, with a reference; with remove, off the list. */
+static struct ip_ctx *context_get(int fd, bool remove)
 {
 	struct ip_ctx *ctx = NULL;
 	unsigned int i;
@@ -48,12 +53,34 @@ static struct ip_ctx *context_find(int fd, bool remove)
 		if (contexts[i]->fd != fd)
 			continue;
 		ctx = contexts[i];
+		ctx->users++;
 		if (remove)
 			contexts[i] = contexts[--n_contexts];
 		break;
 	}
 	pthread_mutex_unlock(&contexts_lock);
 	return ctx;
+}
+
+static void context_put(struct ip_ctx *ctx)
+{
+	pthread_mutex_lock(&contexts_lock);
+	ctx->users--;
+	pthread_cond_broadcast(&contexts_released);
+	pthread_mutex_unlock(&contexts_lock);
+}
+
+/* close(): wake the calls in progress, and wait until they are done. */
+static void context_drain(struct ip_ctx *ctx)
+{
+	pthread_mutex_lock(&ctx->lock);
+	ctx->closing = true;
+	pthread_cond_broadcast(&ctx->changed);
+	pthread_mutex_unlock(&ctx->lock);
+	pthread_mutex_lock(&contexts_lock);
+	while (ctx->users > 1)
+		pthread_cond_wait(&contexts_released, &contexts_lock);
+	pthread_mutex_unlock(&contexts_lock);
 }
 
 static int fail(int err)
@@ -176,10 +203,11 @@ err_free_ctx:
 /* As release: the running job stops, the buffers go, then the context. */
 static int ip_close(int fd)
 {
-	struct ip_ctx *ctx = context_find(fd, true);
+	struct ip_ctx *ctx = context_get(fd, true);
 
 	if (!ctx)
 		return fail(EBADF);
+	context_drain(ctx);
 	pthread_mutex_lock(&ctx->lock);
 	ip_cancel_job(ctx);
 	pthread_mutex_unlock(&ctx->lock);
@@ -252,24 +280,24 @@ static int dispatch(struct ip_ctx *ctx, unsigned long request, void *arg)
 
 static int ip_ioctl(int fd, unsigned long request, void *arg)
 {
-	struct ip_ctx *ctx = context_find(fd, false);
-	int ret;
+	struct ip_ctx *ctx = context_get(fd, false);
+	int ret = -EFAULT;
 
 	if (!ctx)
 		return fail(EBADF);
-	if (!arg)
-		return fail(EFAULT);
 	pthread_mutex_lock(&ctx->lock);
-	ret = dispatch(ctx, request, arg);
+	if (arg)
+		ret = dispatch(ctx, request, arg);
 	ip_changed(ctx);
 	pthread_mutex_unlock(&ctx->lock);
+	context_put(ctx);
 	return ret < 0 ? fail(-ret) : ret;
 }
 
 static void *ip_transport_mmap(void *start, size_t length, int prot,
 			       int flags, int fd, int64_t offset)
 {
-	struct ip_ctx *ctx = context_find(fd, false);
+	struct ip_ctx *ctx = context_get(fd, false);
 	void *addr;
 
 	if (!ctx) {
@@ -279,6 +307,7 @@ static void *ip_transport_mmap(void *start, size_t length, int prot,
 	pthread_mutex_lock(&ctx->lock);
 	addr = ip_mmap(ctx, start, length, prot, flags, offset);
 	pthread_mutex_unlock(&ctx->lock);
+	context_put(ctx);
 	return addr;
 }
 
@@ -311,7 +340,7 @@ static short poll_revents(const struct ip_ctx *ctx, short events)
 
 static int ip_poll(int fd, short events, short *revents, int timeout_ms)
 {
-	struct ip_ctx *ctx = context_find(fd, false);
+	struct ip_ctx *ctx = context_get(fd, false);
 	struct timespec deadline;
 	int err = 0;
 
@@ -321,20 +350,29 @@ static int ip_poll(int fd, short events, short *revents, int timeout_ms)
 		deadline_after(&deadline, timeout_ms);
 	pthread_mutex_lock(&ctx->lock);
 	while (!(*revents = poll_revents(ctx, events)) && timeout_ms &&
-	       err != ETIMEDOUT) {
+	       err != ETIMEDOUT && !ctx->closing) {
 		if (timeout_ms < 0)
 			pthread_cond_wait(&ctx->changed, &ctx->lock);
 		else
 			err = pthread_cond_timedwait(&ctx->changed, &ctx->lock,
 						     &deadline);
 	}
+	/* Closed meanwhile by another thread: as poll(2) has it. */
+	if (ctx->closing)
+		*revents = POLLNVAL;
 	pthread_mutex_unlock(&ctx->lock);
+	context_put(ctx);
 	return *revents ? 1 : 0;
 }
 
 static int ip_wait_fd(int fd)
 {
-	return context_find(fd, false) ? fd : fail(EBADF);
+	struct ip_ctx *ctx = context_get(fd, false);
+
+	if (!ctx)
+		return fail(EBADF);
+	context_put(ctx);
+	return fd;
 }
 
 const struct m2m_transport m2m_transport_inprocess = {

@@ -112,6 +112,9 @@ struct ip_ctx {
 	pthread_cond_t changed;
 	pthread_t worker;
 	bool quit;
+	/* Calls in progress (context.c), and close() waiting for them. */
+	unsigned int users;
+	bool closing;
 
 	/* What jobs read, and a geometry change waiting to take effect. */
 	struct vhqv_config cfg;

@@ -435,7 +435,8 @@ static void *blocking_dqbuf(void *p)
 
 /*
  * One handle, two threads: a blocking DQBUF waits until another thread's
- * QBUF makes a frame; a STREAMOFF ends a wait with EINVAL.
+ * QBUF makes a frame; a STREAMOFF ends a wait with EINVAL, a close with
+ * EBADF.
  */
 Test(device, blocking_dqbuf_waits_for_another_threads_frame)
 {
@@ -463,7 +464,15 @@ Test(device, blocking_dqbuf_waits_for_another_threads_frame)
 	cr_assert_eq(xioctl(arg.fd, VIDIOC_STREAMOFF, &type), 0);
 	pthread_join(th, NULL);
 	cr_assert_eq(arg.err, EINVAL);
-	t->close(arg.fd);
+
+	/* Closing the handle ends a wait, which then finds no handle. */
+	streamon(arg.fd, CAP);
+	arg.err = -1;
+	cr_assert_eq(pthread_create(&th, NULL, blocking_dqbuf, &arg), 0);
+	usleep(20000);
+	cr_assert_eq(t->close(arg.fd), 0);
+	pthread_join(th, NULL);
+	cr_assert_eq(arg.err, EBADF);
 }
 
 #define THREADS 4
