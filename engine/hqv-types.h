@@ -9,10 +9,12 @@
 
 #ifdef __KERNEL__
 #include <linux/errno.h>
+#include <linux/limits.h>
 #include <linux/math64.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #define hqv_div_s64(a, b)	div64_s64(a, b)
+#define UINT32_MAX		U32_MAX
 #else
 #include <errno.h>
 #include <stdbool.h>

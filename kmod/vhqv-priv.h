@@ -6,6 +6,10 @@
  * vhqv-fmt.c    formats, selection, the ioctl tables of both nodes
  * vhqv-run.c    queues, jobs, draining, geometry changes, events
  * vhqv-ctrls.c  controls
+ *
+ * What V4L2 semantics need no kernel (formats, selection, the control
+ * table, jobs) is engine/hqv-v4l2.c, shared with libm2m's in-process
+ * device.
  */
 #ifndef VHQV_PRIV_H
 #define VHQV_PRIV_H
@@ -19,16 +23,11 @@
 #include <media/v4l2-ioctl.h>
 #include <media/v4l2-mem2mem.h>
 
-#include "hqv.h"
-#include "vhqv.h"
+#include "hqv-v4l2.h"
 
 #define VHQV_NAME		"vhqv"
-#define VHQV_DEF_WIDTH		640
-#define VHQV_DEF_HEIGHT		480
 /* Rows the engine converts between two preemption points. */
 #define VHQV_BAND_ROWS		64
-
-enum { VHQV_SRC = 0, VHQV_DST = 1 };
 
 /* Each instance has a node for each buffer API. */
 enum vhqv_node {
@@ -52,45 +51,6 @@ struct vhqv_dev {
 	atomic64_t aborted;
 	atomic64_t busy_ns;
 	atomic64_t last_ns;
-};
-
-/* A queue's format, and its rectangle (OUTPUT: crop; CAPTURE: compose). */
-struct vhqv_q_data {
-	const struct hqv_format *fmt;
-	u32 width;
-	u32 height;
-	u32 field;
-	u32 bytesperline[HQV_MAX_PLANES];
-	/*
-	 * Bytes of each colour plane, and of each memory plane (NV12: one
-	 * memory plane holds both colour planes; NV12M: one each).
-	 */
-	u32 plane_bytes[HQV_MAX_PLANES];
-	u32 sizeimage[HQV_MAX_PLANES];
-	u32 ycbcr_enc;
-	u32 quantization;
-	struct v4l2_rect rect;
-};
-
-/* Everything a job reads, copied by the worker at the start of a job. */
-struct vhqv_config {
-	struct vhqv_q_data q[2];
-	/*
-	 * Colorimetry of OUTPUT; CAPTURE keeps it, and its own encoding and
-	 * quantization when the application set them (csc_set).
-	 */
-	u32 colorspace;
-	u32 xfer_func;
-	bool csc_set;
-	/* Control values. */
-	u32 rotation;
-	bool hflip;
-	bool vflip;
-	u8 alpha;
-	struct hqv_procamp procamp;
-	enum hqv_deinterlace deinterlace;
-	enum hqv_scaler scaler;
-	u32 background;
 };
 
 struct vhqv_ctx {
@@ -148,13 +108,15 @@ static inline struct vhqv_ctx *file_to_ctx(struct file *file)
 extern unsigned int vhqv_ctx_mem_mb;
 extern bool vhqv_semiplanar;
 
+/* The formats this file's node offers (hqv-v4l2.h). */
+static inline unsigned int vhqv_offer(const struct vhqv_ctx *ctx)
+{
+	return (ctx->mplane ? VHQV_OFFER_MPLANE : 0) |
+	       (vhqv_semiplanar ? VHQV_OFFER_SEMIPLANAR : 0);
+}
+
 /* vhqv-fmt.c */
 extern const struct v4l2_ioctl_ops vhqv_ioctl_ops[VHQV_NODES];
-bool vhqv_offers(const struct vhqv_ctx *ctx, const struct hqv_format *fmt);
-const struct hqv_format *vhqv_default_format(void);
-void vhqv_config_init(struct vhqv_config *cfg);
-u32 vhqv_frame_height(const struct vhqv_q_data *q);
-void vhqv_capture_follow(struct vhqv_config *cfg);
 
 /* vhqv-run.c */
 extern const struct v4l2_m2m_ops vhqv_m2m_ops;

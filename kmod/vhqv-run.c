@@ -118,92 +118,22 @@ int vhqv_change_capture(struct vhqv_ctx *ctx, const struct vhqv_config *next)
 	return 0;
 }
 
-/*
- * Describe a buffer to the engine. One-buffer formats keep their planes
- * one after the other; others have a buffer per plane, each from its
- * data_offset on OUTPUT.
- */
+/* Describe a buffer to the engine (hqv-v4l2.c). */
 static void image_from_buf(struct hqv_image *img, const struct vhqv_config *cfg,
-			   const struct vhqv_q_data *q,
-			   struct vb2_v4l2_buffer *vbuf, bool is_output)
+			   unsigned int queue, struct vb2_v4l2_buffer *vbuf)
 {
-	const struct hqv_format *fmt = q->fmt;
 	struct vb2_buffer *vb = &vbuf->vb2_buf;
-	u32 enc = q->ycbcr_enc, quant = q->quantization;
-	size_t offset = 0;
+	u8 *mem[VIDEO_MAX_PLANES];
+	size_t size[VIDEO_MAX_PLANES];
+	u32 offset[VIDEO_MAX_PLANES];
 	unsigned int p;
 
-	memset(img, 0, sizeof(*img));
-	img->fmt = fmt;
-	img->width = q->width;
-	img->height = vhqv_frame_height(q);
-	memcpy(img->bytesperline, q->bytesperline, sizeof(img->bytesperline));
-	for (p = 0; p < fmt->num_planes; p++) {
-		unsigned int mp = fmt->mem_planes == 1 ? 0 : p;
-		u8 *base = vb2_plane_vaddr(vb, mp);
-		size_t size = vb2_plane_size(vb, mp);
-		size_t start = is_output ? vb->planes[mp].data_offset : 0;
-
-		if (fmt->mem_planes == 1) {
-			start += offset;
-			offset += q->plane_bytes[p];
-		}
-		img->planes[p] = base + start;
-		img->plane_size[p] = size > start ? size - start : 0;
+	for (p = 0; p < vb->num_planes; p++) {
+		mem[p] = vb2_plane_vaddr(vb, p);
+		size[p] = vb2_plane_size(vb, p);
+		offset[p] = vb->planes[p].data_offset;
 	}
-	if (q->field == V4L2_FIELD_ALTERNATE)
-		img->field = vbuf->field == V4L2_FIELD_BOTTOM ?
-			     HQV_FIELD_ALTERNATE_BOTTOM :
-			     HQV_FIELD_ALTERNATE_TOP;
-	else if (q->field == V4L2_FIELD_INTERLACED_BT)
-		img->field = HQV_FIELD_INTERLACED_BT;
-	else if (q->field == V4L2_FIELD_INTERLACED ||
-		 q->field == V4L2_FIELD_INTERLACED_TB)
-		img->field = HQV_FIELD_INTERLACED_TB;
-	else if (q->field == V4L2_FIELD_SEQ_TB)
-		img->field = HQV_FIELD_SEQ_TB;
-	else if (q->field == V4L2_FIELD_SEQ_BT)
-		img->field = HQV_FIELD_SEQ_BT;
-
-	if (enc == V4L2_YCBCR_ENC_DEFAULT)
-		enc = V4L2_MAP_YCBCR_ENC_DEFAULT(cfg->colorspace);
-	if (quant == V4L2_QUANTIZATION_DEFAULT)
-		quant = V4L2_MAP_QUANTIZATION_DEFAULT(!fmt->is_yuv,
-						      cfg->colorspace, enc);
-	switch (enc) {
-	case V4L2_YCBCR_ENC_709:
-	case V4L2_YCBCR_ENC_XV709:
-		img->encoding = HQV_ENC_BT709;
-		break;
-	case V4L2_YCBCR_ENC_BT2020:
-	case V4L2_YCBCR_ENC_BT2020_CONST_LUM:
-		img->encoding = HQV_ENC_BT2020;
-		break;
-	default:
-		img->encoding = HQV_ENC_BT601;
-		break;
-	}
-	img->quantization = quant == V4L2_QUANTIZATION_FULL_RANGE ?
-			    HQV_QUANT_FULL : HQV_QUANT_LIMITED;
-}
-
-static void job_from_config(struct hqv_job *job, const struct vhqv_config *cfg)
-{
-	const struct v4l2_rect *crop = &cfg->q[VHQV_SRC].rect;
-	const struct v4l2_rect *compose = &cfg->q[VHQV_DST].rect;
-
-	job->crop = (struct hqv_rect){ crop->left, crop->top, crop->width,
-				       crop->height };
-	job->compose = (struct hqv_rect){ compose->left, compose->top,
-					  compose->width, compose->height };
-	job->hflip = cfg->hflip;
-	job->vflip = cfg->vflip;
-	job->rotation = cfg->rotation;
-	job->scaler = cfg->scaler;
-	job->procamp = cfg->procamp;
-	job->background = cfg->background;
-	job->alpha = cfg->alpha;
-	job->deinterlace = cfg->deinterlace;
+	vhqv_image_init(img, cfg, queue, mem, size, offset, vbuf->field);
 }
 
 /* Scratch memory for the engine, kept while the geometry does not grow. */
@@ -217,44 +147,21 @@ static int scratch_reserve(struct vhqv_ctx *ctx, size_t size)
 	return ctx->scratch ? 0 : -ENOMEM;
 }
 
-/* Whether the job needs the previous source frame: see struct hqv_job. */
-static bool needs_prev(const struct hqv_job *job)
-{
-	return job->src.field != HQV_FIELD_NONE &&
-	       (job->deinterlace == HQV_DEINTERLACE_MOTION_ADAPTIVE ||
-		job->src.field == HQV_FIELD_ALTERNATE_TOP ||
-		job->src.field == HQV_FIELD_ALTERNATE_BOTTOM);
-}
-
-/*
- * Keep a copy of the source frame for the next job, laid out as the source
- * is (the engine wants prev to match src in format, size and pitch).
- */
+/* Keep a copy of the source frame for the next job. */
 static void keep_prev(struct vhqv_ctx *ctx, const struct hqv_image *src,
 		      const struct vhqv_q_data *q)
 {
-	const struct hqv_format *fmt = src->fmt;
-	size_t offset[HQV_MAX_PLANES], total = 0;
-	unsigned int p;
+	size_t size = vhqv_prev_size(q);
 
 	ctx->prev_valid = false;
-	for (p = 0; p < fmt->num_planes; p++) {
-		offset[p] = total;
-		total += q->plane_bytes[p];
-	}
-	if (total > ctx->prev_size) {
+	if (size > ctx->prev_size) {
 		kvfree(ctx->prev_buf);
-		ctx->prev_buf = kvmalloc(total, GFP_KERNEL);
-		ctx->prev_size = ctx->prev_buf ? total : 0;
+		ctx->prev_buf = kvmalloc(size, GFP_KERNEL);
+		ctx->prev_size = ctx->prev_buf ? size : 0;
 		if (!ctx->prev_buf)
 			return;
 	}
-	ctx->prev = *src;
-	for (p = 0; p < fmt->num_planes; p++) {
-		ctx->prev.planes[p] = (u8 *)ctx->prev_buf + offset[p];
-		ctx->prev.plane_size[p] = q->plane_bytes[p];
-		memcpy(ctx->prev.planes[p], src->planes[p], q->plane_bytes[p]);
-	}
+	vhqv_keep_prev(&ctx->prev, ctx->prev_buf, src, q);
 	ctx->prev_valid = true;
 }
 
@@ -324,10 +231,10 @@ void vhqv_run_work(struct work_struct *work)
 	start = ktime_get_ns();
 	vhqv_queue_event(ctx, V4L2_EVENT_FRAME_SYNC, ctx->sequence[VHQV_SRC]);
 	memset(job, 0, sizeof(*job));
-	image_from_buf(&job->src, &cfg, &cfg.q[VHQV_SRC], src, true);
-	image_from_buf(&job->dst, &cfg, &cfg.q[VHQV_DST], dst, false);
-	job_from_config(job, &cfg);
-	if (needs_prev(job) && ctx->prev_valid)
+	image_from_buf(&job->src, &cfg, VHQV_SRC, src);
+	image_from_buf(&job->dst, &cfg, VHQV_DST, dst);
+	vhqv_job_from_config(job, &cfg);
+	if (vhqv_job_needs_prev(job) && ctx->prev_valid)
 		job->prev = &ctx->prev;
 
 	if (prepare_job(job, &scratch)) {
@@ -522,19 +429,13 @@ static int vhqv_buf_out_validate(struct vb2_buffer *vb)
 {
 	struct vb2_v4l2_buffer *vbuf = to_vb2_v4l2_buffer(vb);
 	struct vhqv_ctx *ctx = vb2_get_drv_priv(vb->vb2_queue);
-	u32 field;
+	struct vhqv_q_data q;
 
 	mutex_lock(&ctx->cfg_lock);
-	field = queue_q_data(ctx, vb->vb2_queue)->field;
+	q = *queue_q_data(ctx, vb->vb2_queue);
 	mutex_unlock(&ctx->cfg_lock);
 
-	if (vbuf->field == V4L2_FIELD_ANY)
-		vbuf->field = field == V4L2_FIELD_ALTERNATE ? V4L2_FIELD_TOP :
-			      field;
-	if (field == V4L2_FIELD_ALTERNATE)
-		return vbuf->field == V4L2_FIELD_TOP ||
-		       vbuf->field == V4L2_FIELD_BOTTOM ? 0 : -EINVAL;
-	return vbuf->field == field ? 0 : -EINVAL;
+	return vhqv_out_field(&q, &vbuf->field);
 }
 
 /*

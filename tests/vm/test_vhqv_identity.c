@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Output identity of the vhqv device, in the test VM (scripts/vm-run): for a
- * matrix of jobs, the bytes vhqv returns on CAPTURE equal, byte for byte,
- * what the engine computes natively in this process on the same input.
+ * Output identity of vhqv: for a matrix of jobs, the bytes the device
+ * returns on CAPTURE equal, byte for byte, what the engine computes
+ * natively in this process on the same input.
+ *
+ * Built twice: vm.vhqv_identity runs it in the test VM (scripts/vm-run) on
+ * the kernel's nodes through the syscall transport; inprocess.identity
+ * runs it here on libm2m's in-process device (m2m_transport_inprocess,
+ * M2M_TEST_INPROCESS). Same cases, same expected bytes: the in-process
+ * device's results are the module's.
  *
  * The device runs the very engine this test links (hqv_engine), so any
  * difference is the driver describing a job differently from what the
@@ -12,11 +18,13 @@
  * the driver reports them, V4L2's rules for DEFAULT colorimetry, the
  * controls as set), never from the driver's own code.
  *
- * Everything goes through raw V4L2 ioctls (struct session below): one open
- * file per case, MMAP buffers, one buffer per queue, frames one at a time.
- * Sizes are small (64x48 and around) so the whole matrix stays well under a
- * minute in the TCG guest. CTest loads the module with semiplanar=1, so the
- * nodes offer every format of the engine's table, NV12 and NV12M among them.
+ * Everything goes through raw V4L2 ioctls (struct session below) on a
+ * struct m2m_transport: one open file per case, MMAP buffers, one buffer
+ * per queue, frames one at a time. Sizes are small (64x48 and around) so
+ * the whole matrix stays well under a minute in the TCG guest. CTest loads
+ * the module with semiplanar=1, so the nodes offer every format of the
+ * engine's table, NV12 and NV12M among them, as the in-process device
+ * does.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -25,14 +33,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <linux/videodev2.h>
 #include <m2m/vhqv.h>
 
 #include "hqv.h"
+#include "transport.h"
+
+/*
+ * The in-process device has vhqv's multi-planar node only: the cases of
+ * the single-planar node run on it with that node's formats (one memory
+ * plane), through the multi-planar API, which is how vhqv handles them
+ * inside too.
+ */
+#ifdef M2M_TEST_INPROCESS
+static const struct m2m_transport *const transport = &m2m_transport_inprocess;
+static const bool single_planar_api = false;
+#else
+#include "transport-syscall.h"
+static const struct m2m_transport *const transport = &test_transport_syscall;
+static const bool single_planar_api = true;
+#endif
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define W 64
@@ -171,6 +193,8 @@ static const char *node_path(bool mplane)
 	const char *var = mplane ? "VHQV_MPLANE_VIDEO" : "VHQV_VIDEO";
 	const char *path = getenv(var);
 
+	if (!single_planar_api)
+		return M2M_INPROCESS_PATH;
 	cr_assert_not_null(path, "%s is not set: run in the test VM", var);
 	return path;
 }
@@ -179,19 +203,20 @@ static void session_open(struct session *s, bool mplane, const char *what)
 {
 	memset(s, 0, sizeof(*s));
 	s->what = what;
-	s->mplane = mplane;
+	s->mplane = mplane || !single_planar_api;
+	mplane = s->mplane;
 	s->type[OUT] = mplane ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE :
 				V4L2_BUF_TYPE_VIDEO_OUTPUT;
 	s->type[CAP] = mplane ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE :
 				V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	s->fd = open(node_path(mplane), O_RDWR);
+	s->fd = transport->open(node_path(mplane), O_RDWR);
 	cr_assert_geq(s->fd, 0, "open %s: %s", node_path(mplane),
 		      strerror(errno));
 }
 
 #define xioctl(s, req, arg)						\
-	cr_assert_eq(ioctl((s)->fd, req, arg), 0, "%s: %s\n%s", #req,	\
-		     strerror(errno), (s)->what)
+	cr_assert_eq(transport->ioctl((s)->fd, req, arg), 0, "%s: %s\n%s", \
+		     #req, strerror(errno), (s)->what)
 
 /* The values the device took must be those asked for. */
 static void session_set_controls(struct session *s, const struct controls *c)
@@ -409,8 +434,9 @@ static void session_start(struct session *s)
 			size_t len = s->mplane ? planes[p].length : buf.length;
 			off_t off = s->mplane ? planes[p].m.mem_offset :
 				    buf.m.offset;
-			void *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
-				       MAP_SHARED, s->fd, off);
+			void *m = transport->mmap(NULL, len,
+						  PROT_READ | PROT_WRITE,
+						  MAP_SHARED, s->fd, off);
 
 			cr_assert_neq(m, MAP_FAILED, "mmap: %s\n%s",
 				      strerror(errno), s->what);
@@ -478,7 +504,7 @@ static void session_dqbuf(struct session *s, int q)
 static void session_frame(struct session *s, uint8_t *const src[],
 			  uint32_t field)
 {
-	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
+	short revents;
 
 	for (unsigned int p = 0; p < s->mem_planes[OUT]; p++)
 		memcpy(s->map[OUT][p], src[p], plane_sizeimage(s, OUT, p));
@@ -487,7 +513,8 @@ static void session_frame(struct session *s, uint8_t *const src[],
 		       plane_sizeimage(s, CAP, p));
 	session_qbuf(s, OUT, field);
 	session_qbuf(s, CAP, V4L2_FIELD_ANY);
-	cr_assert_eq(poll(&pfd, 1, 10000), 1, "no frame in 10 s\n%s", s->what);
+	cr_assert_eq(transport->poll(s->fd, POLLIN, &revents, 10000), 1,
+		     "no frame in 10 s\n%s", s->what);
 	session_dqbuf(s, CAP);
 	session_dqbuf(s, OUT);
 }
@@ -503,10 +530,11 @@ static void session_close(struct session *s)
 		xioctl(s, VIDIOC_STREAMOFF, &s->type[q]);
 		for (unsigned int p = 0; p < s->mem_planes[q]; p++)
 			if (s->map[q][p])
-				munmap(s->map[q][p], s->map_len[q][p]);
+				transport->munmap(s->map[q][p],
+						  s->map_len[q][p]);
 		xioctl(s, VIDIOC_REQBUFS, &req);
 	}
-	close(s->fd);
+	transport->close(s->fd);
 }
 
 /*
@@ -813,23 +841,29 @@ static void report(const char *test)
 	cr_assert_gt(cases_run, 0);
 }
 
-/* The formats a node offers on a queue (ENUM_FMT). */
+/*
+ * The formats a node offers on a queue (ENUM_FMT); on the in-process
+ * device, the single-planar node's are those of one memory plane.
+ */
 static unsigned int offered(bool mplane, int q, uint32_t *fourcc)
 {
 	struct session s;
 	unsigned int n = 0;
 
 	session_open(&s, mplane, "ENUM_FMT");
-	for (;;) {
-		struct v4l2_fmtdesc d = { .index = n, .type = s.type[q] };
+	for (unsigned int i = 0;; i++) {
+		struct v4l2_fmtdesc d = { .index = i, .type = s.type[q] };
+		const struct hqv_format *fmt;
 
-		if (ioctl(s.fd, VIDIOC_ENUM_FMT, &d))
+		if (transport->ioctl(s.fd, VIDIOC_ENUM_FMT, &d))
 			break;
 		cr_assert_lt(n, MAX_FORMATS);
-		cr_assert_not_null(hqv_format_find(d.pixelformat));
-		fourcc[n++] = d.pixelformat;
+		fmt = hqv_format_find(d.pixelformat);
+		cr_assert_not_null(fmt);
+		if (mplane || fmt->mem_planes == 1)
+			fourcc[n++] = d.pixelformat;
 	}
-	close(s.fd);
+	transport->close(s.fd);
 	cr_assert_gt(n, 0);
 	return n;
 }

@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * vhqv's streaming behaviour in the test VM, through the plain V4L2 API:
- * draining and restarting, the geometry change flow (LAST, SOURCE_CHANGE,
- * re-negotiation) of docs/vhqv.md, many file handles streaming at once and
- * served in turn, and the statistics in debugfs.
+ * vhqv's streaming behaviour through the plain V4L2 API: draining and
+ * restarting, the geometry change flow (LAST, SOURCE_CHANGE,
+ * re-negotiation) of docs/vhqv.md, and, on the kernel's device only, many
+ * file handles streaming at once and served in turn, and the statistics
+ * in debugfs.
+ *
+ * Built twice, on a struct m2m_transport: vm.vhqv_stream runs in the test
+ * VM on vhqv's single-planar node through the syscall transport;
+ * inprocess.stream runs here on libm2m's in-process device
+ * (M2M_TEST_INPROCESS), which has the multi-planar API only. The
+ * behaviour expected is the same.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -12,16 +19,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <unistd.h>
 
 #include <linux/videodev2.h>
 
+#include "transport.h"
+
+#ifdef M2M_TEST_INPROCESS
+static const struct m2m_transport *const transport = &m2m_transport_inprocess;
+static const bool mplane = true;
+#else
+#include "transport-syscall.h"
+static const struct m2m_transport *const transport = &test_transport_syscall;
+static const bool mplane;
+#endif
+
 #define MAX_BUFS	16
 
-/* One open file of the single-planar node, with MMAP buffers. */
+/* One open file of the device, with MMAP buffers. */
 struct session {
 	int fd;
 	unsigned int width, height;
@@ -31,40 +48,101 @@ struct session {
 	size_t out_len[MAX_BUFS];
 	void *cap[MAX_BUFS];
 	size_t cap_len[MAX_BUFS];
+	/* The plane of a multi-planar struct v4l2_buffer. */
+	struct v4l2_plane plane;
 };
 
-static const enum v4l2_buf_type OUT = V4L2_BUF_TYPE_VIDEO_OUTPUT;
-static const enum v4l2_buf_type CAP = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+enum queue { OUT, CAP };
+
+static uint32_t buf_type(enum queue q)
+{
+	if (mplane)
+		return q == OUT ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE :
+		       V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
+	return q == OUT ? V4L2_BUF_TYPE_VIDEO_OUTPUT :
+	       V4L2_BUF_TYPE_VIDEO_CAPTURE;
+}
+
+/*
+ * A buffer of queue q in either API: the single plane's bytesused, length
+ * and offset are b's own fields (copied back by buf_done()).
+ */
+static void buf_init(struct session *s, struct v4l2_buffer *b, enum queue q,
+		     unsigned int index)
+{
+	memset(b, 0, sizeof(*b));
+	b->index = index;
+	b->type = buf_type(q);
+	b->memory = V4L2_MEMORY_MMAP;
+	if (mplane) {
+		memset(&s->plane, 0, sizeof(s->plane));
+		b->m.planes = &s->plane;
+		b->length = 1;
+	}
+}
+
+static void buf_set_bytesused(struct session *s, struct v4l2_buffer *b,
+			      unsigned int bytesused)
+{
+	if (mplane)
+		s->plane.bytesused = bytesused;
+	else
+		b->bytesused = bytesused;
+}
+
+static void buf_done(struct session *s, struct v4l2_buffer *b)
+{
+	if (!mplane)
+		return;
+	b->bytesused = s->plane.bytesused;
+	b->length = s->plane.length;
+	b->m.offset = s->plane.m.mem_offset;
+}
 
 static int xioctl(struct session *s, unsigned long req, void *arg)
 {
 	int ret;
 
 	do
-		ret = ioctl(s->fd, req, arg);
+		ret = transport->ioctl(s->fd, req, arg);
 	while (ret < 0 && errno == EINTR);
 	return ret < 0 ? -errno : 0;
 }
 
-static unsigned int set_format(struct session *s, enum v4l2_buf_type type,
+static unsigned int set_format(struct session *s, enum queue q,
 			       uint32_t fourcc, unsigned int w, unsigned int h)
 {
-	struct v4l2_format fmt = { .type = type };
+	struct v4l2_format fmt = { .type = buf_type(q) };
 
-	fmt.fmt.pix.width = w;
-	fmt.fmt.pix.height = h;
-	fmt.fmt.pix.pixelformat = fourcc;
+	if (mplane) {
+		fmt.fmt.pix_mp.width = w;
+		fmt.fmt.pix_mp.height = h;
+		fmt.fmt.pix_mp.pixelformat = fourcc;
+		fmt.fmt.pix_mp.num_planes = 1;
+	} else {
+		fmt.fmt.pix.width = w;
+		fmt.fmt.pix.height = h;
+		fmt.fmt.pix.pixelformat = fourcc;
+	}
 	cr_assert_eq(xioctl(s, VIDIOC_S_FMT, &fmt), 0, "S_FMT");
-	return fmt.fmt.pix.sizeimage;
+	return mplane ? fmt.fmt.pix_mp.plane_fmt[0].sizeimage :
+	       fmt.fmt.pix.sizeimage;
 }
 
-static struct v4l2_pix_format get_format(struct session *s,
-					 enum v4l2_buf_type type)
+/* The format of a queue: its size, and its one plane's sizeimage. */
+static struct v4l2_pix_format get_format(struct session *s, enum queue q)
 {
-	struct v4l2_format fmt = { .type = type };
+	struct v4l2_format fmt = { .type = buf_type(q) };
+	const struct v4l2_pix_format_mplane *mp = &fmt.fmt.pix_mp;
 
 	cr_assert_eq(xioctl(s, VIDIOC_G_FMT, &fmt), 0, "G_FMT");
-	return fmt.fmt.pix;
+	if (!mplane)
+		return fmt.fmt.pix;
+	return (struct v4l2_pix_format){
+		.width = mp->width, .height = mp->height,
+		.pixelformat = mp->pixelformat,
+		.sizeimage = mp->plane_fmt[0].sizeimage,
+	};
 }
 
 static void subscribe(struct session *s, uint32_t type)
@@ -82,40 +160,40 @@ static void set_ctrl(struct session *s, uint32_t id, int value)
 	cr_assert_eq(xioctl(s, VIDIOC_S_CTRL, &c), 0, "S_CTRL 0x%x", id);
 }
 
-static void map_buffers(struct session *s, enum v4l2_buf_type type,
-			unsigned int count)
+static void map_buffers(struct session *s, enum queue q, unsigned int count)
 {
 	struct v4l2_requestbuffers req = {
-		.count = count, .type = type, .memory = V4L2_MEMORY_MMAP,
+		.count = count, .type = buf_type(q), .memory = V4L2_MEMORY_MMAP,
 	};
-	void **maps = type == OUT ? s->out : s->cap;
-	size_t *lens = type == OUT ? s->out_len : s->cap_len;
+	void **maps = q == OUT ? s->out : s->cap;
+	size_t *lens = q == OUT ? s->out_len : s->cap_len;
 
 	cr_assert_eq(xioctl(s, VIDIOC_REQBUFS, &req), 0, "REQBUFS");
 	cr_assert_geq(req.count, count);
 	for (unsigned int i = 0; i < count; i++) {
-		struct v4l2_buffer b = {
-			.index = i, .type = type, .memory = V4L2_MEMORY_MMAP,
-		};
+		struct v4l2_buffer b;
 
+		buf_init(s, &b, q, i);
 		cr_assert_eq(xioctl(s, VIDIOC_QUERYBUF, &b), 0);
-		maps[i] = mmap(NULL, b.length, PROT_READ | PROT_WRITE,
-			       MAP_SHARED, s->fd, b.m.offset);
+		buf_done(s, &b);
+		maps[i] = transport->mmap(NULL, b.length,
+					  PROT_READ | PROT_WRITE, MAP_SHARED,
+					  s->fd, b.m.offset);
 		cr_assert_neq(maps[i], MAP_FAILED);
 		lens[i] = b.length;
 	}
 }
 
-static void unmap_buffers(struct session *s, enum v4l2_buf_type type)
+static void unmap_buffers(struct session *s, enum queue q)
 {
 	struct v4l2_requestbuffers req = {
-		.count = 0, .type = type, .memory = V4L2_MEMORY_MMAP,
+		.count = 0, .type = buf_type(q), .memory = V4L2_MEMORY_MMAP,
 	};
-	void **maps = type == OUT ? s->out : s->cap;
-	size_t *lens = type == OUT ? s->out_len : s->cap_len;
+	void **maps = q == OUT ? s->out : s->cap;
+	size_t *lens = q == OUT ? s->out_len : s->cap_len;
 
 	for (unsigned int i = 0; i < s->nbufs; i++)
-		munmap(maps[i], lens[i]);
+		transport->munmap(maps[i], lens[i]);
 	cr_assert_eq(xioctl(s, VIDIOC_REQBUFS, &req), 0, "REQBUFS 0");
 }
 
@@ -123,11 +201,11 @@ static void unmap_buffers(struct session *s, enum v4l2_buf_type type)
 static void session_open(struct session *s, unsigned int w, unsigned int h,
 			 unsigned int nbufs)
 {
-	const char *node = getenv("VHQV_VIDEO");
+	const char *node = mplane ? M2M_INPROCESS_PATH : getenv("VHQV_VIDEO");
 
 	cr_assert_not_null(node, "VHQV_VIDEO is set by scripts/vm-run");
 	memset(s, 0, sizeof(*s));
-	s->fd = open(node, O_RDWR | O_NONBLOCK);
+	s->fd = transport->open(node, O_RDWR | O_NONBLOCK);
 	cr_assert_geq(s->fd, 0, "open %s: %s", node, strerror(errno));
 	s->width = w;
 	s->height = h;
@@ -141,14 +219,16 @@ static void session_open(struct session *s, unsigned int w, unsigned int h,
 static void session_close(struct session *s)
 {
 	for (unsigned int i = 0; i < s->nbufs; i++) {
-		munmap(s->out[i], s->out_len[i]);
-		munmap(s->cap[i], s->cap_len[i]);
+		transport->munmap(s->out[i], s->out_len[i]);
+		transport->munmap(s->cap[i], s->cap_len[i]);
 	}
-	close(s->fd);
+	transport->close(s->fd);
 }
 
-static void stream(struct session *s, enum v4l2_buf_type type, bool on)
+static void stream(struct session *s, enum queue q, bool on)
 {
+	uint32_t type = buf_type(q);
+
 	cr_assert_eq(xioctl(s, on ? VIDIOC_STREAMON : VIDIOC_STREAMOFF,
 			    &type), 0, "STREAM%s", on ? "ON" : "OFF");
 }
@@ -156,11 +236,10 @@ static void stream(struct session *s, enum v4l2_buf_type type, bool on)
 /* Queue OUTPUT buffer i as it is. */
 static void queue_out_as_is(struct session *s, unsigned int i)
 {
-	struct v4l2_buffer b = {
-		.index = i, .type = OUT, .memory = V4L2_MEMORY_MMAP,
-		.bytesused = s->out_size,
-	};
+	struct v4l2_buffer b;
 
+	buf_init(s, &b, OUT, i);
+	buf_set_bytesused(s, &b, s->out_size);
 	cr_assert_eq(xioctl(s, VIDIOC_QBUF, &b), 0, "QBUF OUTPUT %u", i);
 }
 
@@ -173,36 +252,34 @@ static void queue_out(struct session *s, unsigned int i, uint8_t value)
 
 static void queue_cap(struct session *s, unsigned int i)
 {
-	struct v4l2_buffer b = {
-		.index = i, .type = CAP, .memory = V4L2_MEMORY_MMAP,
-	};
+	struct v4l2_buffer b;
 
+	buf_init(s, &b, CAP, i);
 	cr_assert_eq(xioctl(s, VIDIOC_QBUF, &b), 0, "QBUF CAPTURE %u", i);
 }
 
 /* Wait for what poll() says, up to 10 s (frames are slow under TCG). */
 static short wait_for(struct session *s, short events)
 {
-	struct pollfd p = { .fd = s->fd, .events = events };
+	short revents;
 
-	cr_assert_eq(poll(&p, 1, 10000), 1, "poll for 0x%x timed out", events);
-	return p.revents;
+	cr_assert_eq(transport->poll(s->fd, events, &revents, 10000), 1,
+		     "poll for 0x%x timed out", events);
+	return revents;
 }
 
 /* Dequeue a buffer, waiting for it; returns -errno on failure. */
-static int dequeue(struct session *s, enum v4l2_buf_type type,
-		   struct v4l2_buffer *b)
+static int dequeue(struct session *s, enum queue q, struct v4l2_buffer *b)
 {
 	int ret;
 
 	for (;;) {
-		memset(b, 0, sizeof(*b));
-		b->type = type;
-		b->memory = V4L2_MEMORY_MMAP;
+		buf_init(s, b, q, 0);
 		ret = xioctl(s, VIDIOC_DQBUF, b);
+		buf_done(s, b);
 		if (ret != -EAGAIN)
 			return ret;
-		wait_for(s, type == OUT ? POLLOUT : POLLIN);
+		wait_for(s, q == OUT ? POLLOUT : POLLIN);
 	}
 }
 
@@ -228,45 +305,24 @@ static void encoder_cmd(struct session *s, uint32_t cmd)
 }
 
 /*
- * Another file's large frame, to keep the engine busy for a while (a
- * 4096x4096 frame takes tenths of a second in the VM), so that what a
- * test does meanwhile happens before any of its own frames is processed.
+ * STOP comes before the frames are processed, not after: no job can start
+ * before CAPTURE buffers are queued, which they are after STOP.
  */
-static void busy_start(struct session *busy)
-{
-	session_open(busy, 4096, 4096, 1);
-	queue_out(busy, 0, 90);
-	queue_cap(busy, 0);
-	stream(busy, OUT, true);
-	stream(busy, CAP, true);
-}
-
-static void busy_end(struct session *busy)
-{
-	struct v4l2_buffer b;
-
-	cr_assert_eq(dequeue(busy, CAP, &b), 0, "the large frame came back");
-	session_close(busy);
-}
-
 Test(stream, drain_flags_the_last_frame_then_start_resumes)
 {
-	struct session s, busy;
+	struct session s;
 	struct v4l2_buffer b;
 	unsigned int i;
 
 	session_open(&s, 64, 48, 4);
 	subscribe(&s, V4L2_EVENT_EOS);
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 4; i++)
 		queue_out(&s, i, 40 + i);
-		queue_cap(&s, i);
-	}
-	/* STOP comes before the frames are processed, not after. */
-	busy_start(&busy);
 	stream(&s, OUT, true);
 	stream(&s, CAP, true);
 	encoder_cmd(&s, V4L2_ENC_CMD_STOP);
-	busy_end(&busy);
+	for (i = 0; i < 4; i++)
+		queue_cap(&s, i);
 
 	for (i = 0; i < 4; i++) {
 		cr_assert_eq(dequeue(&s, CAP, &b), 0);
@@ -387,6 +443,34 @@ Test(stream, new_output_size_while_capture_streams_is_a_source_change)
 	session_close(&s);
 }
 
+#ifndef M2M_TEST_INPROCESS
+/*
+ * The kernel's device only: the mem2mem core's one job queue for all files
+ * (the in-process device runs each file on its own thread), and debugfs.
+ */
+
+/*
+ * Another file's large frame, to keep the engine busy for a while (a
+ * 4096x4096 frame takes tenths of a second in the VM), so that what a
+ * test does meanwhile happens before any of its own frames is processed.
+ */
+static void busy_start(struct session *busy)
+{
+	session_open(busy, 4096, 4096, 1);
+	queue_out(busy, 0, 90);
+	queue_cap(busy, 0);
+	stream(busy, OUT, true);
+	stream(busy, CAP, true);
+}
+
+static void busy_end(struct session *busy)
+{
+	struct v4l2_buffer b;
+
+	cr_assert_eq(dequeue(busy, CAP, &b), 0, "the large frame came back");
+	session_close(busy);
+}
+
 /*
  * 32 files stream at once, each its own frames and HFLIP setting, all
  * queued up front, and started while a large frame of another file keeps
@@ -430,10 +514,11 @@ Test(stream, thirty_two_files_stream_at_once_and_are_served_in_turn)
 		for (i = 0; i < FILES; i++)
 			p[i] = (struct pollfd){ .fd = s[i].fd,
 				.events = done[i] < FRAMES ? POLLIN : 0 };
-		cr_assert_gt(poll(p, FILES, 10000), 0, "frames stopped coming");
+		cr_assert_gt(poll(p, FILES, 10000), 0,
+			     "frames stopped coming");
 		/* Take every frame done so far, then look at the counts. */
 		for (i = 0; i < FILES; i++) {
-			struct v4l2_buffer b = { .type = CAP,
+			struct v4l2_buffer b = { .type = buf_type(CAP),
 						 .memory = V4L2_MEMORY_MMAP };
 
 			while (done[i] < FRAMES &&
@@ -505,3 +590,4 @@ Test(stream, statistics_count_frames_and_time)
 	cr_assert_gt(stat_value("last_frame_ns"), 0);
 	session_close(&s);
 }
+#endif /* M2M_TEST_INPROCESS */

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * vhqv's V4L2 semantics without the kernel: the formats a node offers and
+ * how TRY_FMT corrects a request, the selection rectangles, the control
+ * table, and the engine job a configuration describes. Compiled into
+ * vhqv.ko (kmod/) and into libm2m's in-process device (libm2m/inprocess/),
+ * so both negotiate the same formats and hand the engine the same jobs:
+ * byte-identical results come from this one place. docs/vhqv.md is the
+ * behaviour, for applications.
+ *
+ * Besides the engine, this depends only on the V4L2 uAPI header, which
+ * both worlds have.
+ */
+#ifndef HQV_V4L2_H
+#define HQV_V4L2_H
+
+#include <linux/videodev2.h>
+
+#include "hqv.h"
+#include "vhqv.h"
+
+#define VHQV_DEF_WIDTH		640
+#define VHQV_DEF_HEIGHT		480
+
+/* The queues: OUTPUT is the job's source, CAPTURE its destination. */
+enum { VHQV_SRC = 0, VHQV_DST = 1 };
+
+/* Which formats a node offers (vhqv_offers()). */
+#define VHQV_OFFER_MPLANE	0x1	/* one buffer per plane too (NV12M) */
+#define VHQV_OFFER_SEMIPLANAR	0x2	/* NV12, NV21, NV16, NV61, NV24 */
+
+/* A queue's format, and its rectangle (OUTPUT: crop; CAPTURE: compose). */
+struct vhqv_q_data {
+	const struct hqv_format *fmt;
+	uint32_t width;
+	uint32_t height;
+	uint32_t field;
+	uint32_t bytesperline[HQV_MAX_PLANES];
+	/*
+	 * Bytes of each colour plane, and of each memory plane (NV12: one
+	 * memory plane holds both colour planes; NV12M: one each).
+	 */
+	uint32_t plane_bytes[HQV_MAX_PLANES];
+	uint32_t sizeimage[HQV_MAX_PLANES];
+	uint32_t ycbcr_enc;
+	uint32_t quantization;
+	struct v4l2_rect rect;
+};
+
+/* Everything a job reads: formats, rectangles and control values. */
+struct vhqv_config {
+	struct vhqv_q_data q[2];
+	/*
+	 * Colorimetry of OUTPUT; CAPTURE keeps it, and its own encoding and
+	 * quantization when the application set them (csc_set).
+	 */
+	uint32_t colorspace;
+	uint32_t xfer_func;
+	bool csc_set;
+	/* Control values. */
+	uint32_t rotation;
+	bool hflip;
+	bool vflip;
+	uint8_t alpha;
+	struct hqv_procamp procamp;
+	enum hqv_deinterlace deinterlace;
+	enum hqv_scaler scaler;
+	uint32_t background;
+};
+
+/*
+ * Formats
+ */
+
+bool vhqv_offers(unsigned int offer, const struct hqv_format *fmt);
+/* The index-th format offered, or NULL past the last. */
+const struct hqv_format *vhqv_format_at(unsigned int offer,
+					unsigned int index);
+/* The format with this fourcc if it is offered, else NULL. */
+const struct hqv_format *vhqv_format_find(unsigned int offer,
+					  uint32_t fourcc);
+/* ENUM_FMT's pixelformat and flags; -EINVAL past the last format. */
+int vhqv_enum_fmt(unsigned int offer, struct v4l2_fmtdesc *f);
+/* ENUM_FRAMESIZES; -EINVAL for a format not offered or index > 0. */
+int vhqv_enum_framesizes(unsigned int offer, struct v4l2_frmsizeenum *fsize);
+
+/* The configuration of a new open file. */
+void vhqv_config_init(struct vhqv_config *cfg);
+/* Lines of the frame: an ALTERNATE buffer's height is a field's. */
+uint32_t vhqv_frame_height(const struct vhqv_q_data *q);
+/* CAPTURE after a new OUTPUT format or a turn (docs/vhqv.md). */
+void vhqv_capture_follow(struct vhqv_config *cfg);
+
+/* G_FMT: a queue's format as V4L2's multi-planar format. */
+void vhqv_get_fmt(const struct vhqv_config *cfg, uint32_t type,
+		  struct v4l2_pix_format_mplane *pix);
+/* TRY_FMT: correct pix into a format the device takes, for cfg. */
+void vhqv_try_fmt(unsigned int offer, const struct vhqv_config *cfg,
+		  uint32_t type, struct v4l2_pix_format_mplane *pix);
+/*
+ * S_FMT without the buffer checks: correct pix, then set it in cfg. A new
+ * OUTPUT format resets the crop and makes CAPTURE follow; the caller
+ * decides whether CAPTURE's change is a geometry change.
+ */
+void vhqv_set_fmt(unsigned int offer, struct vhqv_config *cfg, uint32_t type,
+		  struct v4l2_pix_format_mplane *pix);
+
+/* The single-planar API's format, through the multi-planar one. */
+void vhqv_pix_to_mp(const struct v4l2_pix_format *pix,
+		    struct v4l2_pix_format_mplane *mp);
+void vhqv_mp_to_pix(const struct v4l2_pix_format_mplane *mp,
+		    struct v4l2_pix_format *pix);
+
+/*
+ * Selection: CROP on OUTPUT, COMPOSE on CAPTURE; -EINVAL for another
+ * target or type. Setting keeps the rectangle in its frame.
+ */
+int vhqv_get_selection(const struct vhqv_config *cfg, struct v4l2_selection *s);
+int vhqv_set_selection(struct vhqv_config *cfg, struct v4l2_selection *s);
+
+/*
+ * Controls
+ */
+
+/* A control as V4L2 describes it; the kernel creates them from this. */
+struct vhqv_ctrl {
+	uint32_t id;
+	const char *name;
+	uint32_t type;		/* V4L2_CTRL_TYPE_INTEGER, _BOOLEAN, _MENU */
+	int32_t min;
+	int32_t max;
+	int32_t step;
+	int32_t def;
+	uint32_t flags;
+	/* For menus: the item names, NULL-terminated. */
+	const char * const *menu;
+	/* V4L2 names it (v4l2_ctrl_new_std), else it is vhqv's own. */
+	bool standard;
+};
+
+extern const struct vhqv_ctrl vhqv_ctrls[];
+#define VHQV_NUM_CTRLS	11
+
+/* Set a control's value in a configuration; false if it is not ours. */
+bool vhqv_config_set_ctrl(struct vhqv_config *cfg, uint32_t id, int32_t val);
+/* Whether a ROTATE value turns the picture to portrait. */
+bool vhqv_is_portrait(uint32_t rotation);
+
+/*
+ * Buffers and jobs
+ */
+
+/*
+ * Check and complete an OUTPUT buffer's field against the format (ANY
+ * becomes the format's, or TOP for ALTERNATE); -EINVAL if it does not fit.
+ */
+int vhqv_out_field(const struct vhqv_q_data *q, uint32_t *field);
+
+/*
+ * Describe a buffer to the engine. mem[], size[] and offset[] are each
+ * memory plane's address, length and data_offset (OUTPUT only); buf_field
+ * is the buffer's field (for ALTERNATE).
+ */
+void vhqv_image_init(struct hqv_image *img, const struct vhqv_config *cfg,
+		     unsigned int queue, uint8_t *const mem[],
+		     const size_t size[], const uint32_t offset[],
+		     uint32_t buf_field);
+/* The engine job of a configuration, for the images in job->src/dst. */
+void vhqv_job_from_config(struct hqv_job *job, const struct vhqv_config *cfg);
+/* Whether the job needs the previous source frame: see struct hqv_job. */
+bool vhqv_job_needs_prev(const struct hqv_job *job);
+/* Bytes a copy of a source frame takes (vhqv_keep_prev()). */
+size_t vhqv_prev_size(const struct vhqv_q_data *q);
+/*
+ * Copy the source frame into buf (vhqv_prev_size() bytes), described by
+ * prev, laid out as the source is: the engine wants prev to match src in
+ * format, size and pitch.
+ */
+void vhqv_keep_prev(struct hqv_image *prev, void *buf,
+		    const struct hqv_image *src, const struct vhqv_q_data *q);
+
+#endif /* HQV_V4L2_H */

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The in-process device's capabilities, formats and rectangles: the
+ * ioctls around engine/hqv-v4l2.c, as vhqv-fmt.c has them for the
+ * multi-planar node, plus what the V4L2 core adds (descriptions, type
+ * checks, cleared fields).
+ */
+#include <linux/version.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "inprocess.h"
+
+int ip_querycap(struct ip_ctx *ctx, struct v4l2_capability *cap)
+{
+	memset(cap, 0, sizeof(*cap));
+	snprintf((char *)cap->driver, sizeof(cap->driver), "vhqv");
+	/* 31 characters: "Virtual HQV video engine (in-process)" would not fit. */
+	snprintf((char *)cap->card, sizeof(cap->card),
+		 "Virtual HQV engine (in-process)");
+	snprintf((char *)cap->bus_info, sizeof(cap->bus_info),
+		 "inprocess:vhqv");
+	cap->version = LINUX_VERSION_CODE;
+	cap->device_caps = V4L2_CAP_VIDEO_M2M_MPLANE | V4L2_CAP_STREAMING;
+	cap->capabilities = cap->device_caps | V4L2_CAP_DEVICE_CAPS;
+	return 0;
+}
+
+/*
+ * The descriptions the V4L2 core gives these formats (v4l_fill_fmtdesc()
+ * in Linux 6.1, whose names vhqv reports), for applications that show
+ * them.
+ */
+static const struct {
+	uint32_t fourcc;
+	const char *description;
+} descriptions[] = {
+	{ V4L2_PIX_FMT_YUYV, "YUYV 4:2:2" },
+	{ V4L2_PIX_FMT_UYVY, "UYVY 4:2:2" },
+	{ V4L2_PIX_FMT_YVYU, "YVYU 4:2:2" },
+	{ V4L2_PIX_FMT_VYUY, "VYUY 4:2:2" },
+	{ V4L2_PIX_FMT_NV12, "Y/UV 4:2:0" },
+	{ V4L2_PIX_FMT_NV21, "Y/VU 4:2:0" },
+	{ V4L2_PIX_FMT_NV16, "Y/UV 4:2:2" },
+	{ V4L2_PIX_FMT_NV61, "Y/VU 4:2:2" },
+	{ V4L2_PIX_FMT_NV24, "Y/UV 4:4:4" },
+	{ V4L2_PIX_FMT_YUV420, "Planar YUV 4:2:0" },
+	{ V4L2_PIX_FMT_YVU420, "Planar YVU 4:2:0" },
+	{ V4L2_PIX_FMT_YUV422P, "Planar YUV 4:2:2" },
+	{ V4L2_PIX_FMT_GREY, "8-bit Greyscale" },
+	{ V4L2_PIX_FMT_RGB24, "24-bit RGB 8-8-8" },
+	{ V4L2_PIX_FMT_BGR24, "24-bit BGR 8-8-8" },
+	{ V4L2_PIX_FMT_RGB565, "16-bit RGB 5-6-5" },
+	{ V4L2_PIX_FMT_XRGB32, "32-bit XRGB 8-8-8-8" },
+	{ V4L2_PIX_FMT_XBGR32, "32-bit BGRX 8-8-8-8" },
+	{ V4L2_PIX_FMT_ARGB32, "32-bit ARGB 8-8-8-8" },
+	{ V4L2_PIX_FMT_ABGR32, "32-bit BGRA 8-8-8-8" },
+	{ V4L2_PIX_FMT_RGBX32, "32-bit RGBX 8-8-8-8" },
+	{ V4L2_PIX_FMT_RGBA32, "32-bit RGBA 8-8-8-8" },
+	{ V4L2_PIX_FMT_BGRX32, "32-bit XBGR 8-8-8-8" },
+	{ V4L2_PIX_FMT_BGRA32, "32-bit ABGR 8-8-8-8" },
+	{ V4L2_PIX_FMT_NV12M, "Y/UV 4:2:0 (N-C)" },
+	{ V4L2_PIX_FMT_NV21M, "Y/VU 4:2:0 (N-C)" },
+	{ V4L2_PIX_FMT_YUV420M, "Planar YUV 4:2:0 (N-C)" },
+	{ V4L2_PIX_FMT_YVU420M, "Planar YVU 4:2:0 (N-C)" },
+	{ V4L2_PIX_FMT_YUV444M, "Planar YUV 4:4:4 (N-C)" },
+};
+
+static const char *description(const struct hqv_format *fmt)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(descriptions) / sizeof(descriptions[0]); i++)
+		if (descriptions[i].fourcc == fmt->fourcc)
+			return descriptions[i].description;
+	return fmt->name;
+}
+
+int ip_enum_fmt(struct ip_ctx *ctx, struct v4l2_fmtdesc *f)
+{
+	uint32_t index = f->index, type = f->type;
+	int ret;
+
+	if (!ip_type_ok(type))
+		return -EINVAL;
+	memset(f, 0, sizeof(*f));
+	f->index = index;
+	f->type = type;
+	ret = vhqv_enum_fmt(IP_OFFER, f);
+	if (ret)
+		return ret;
+	snprintf((char *)f->description, sizeof(f->description), "%s",
+		 description(vhqv_format_find(IP_OFFER, f->pixelformat)));
+	return 0;
+}
+
+int ip_enum_framesizes(struct ip_ctx *ctx, struct v4l2_frmsizeenum *fsize)
+{
+	memset(fsize->reserved, 0, sizeof(fsize->reserved));
+	return vhqv_enum_framesizes(IP_OFFER, fsize);
+}
+
+/*
+ * While a geometry change waits, the ioctls see the configuration it
+ * brings (docs/vhqv.md): vhqv_config_for_write().
+ */
+struct vhqv_config *ip_config_for_write(struct ip_ctx *ctx)
+{
+	return ctx->change_pending ? &ctx->next : &ctx->cfg;
+}
+
+int ip_g_fmt(struct ip_ctx *ctx, struct v4l2_format *f)
+{
+	if (!ip_type_ok(f->type))
+		return -EINVAL;
+	memset(&f->fmt, 0, sizeof(f->fmt));
+	vhqv_get_fmt(ip_config_for_write(ctx), f->type, &f->fmt.pix_mp);
+	return 0;
+}
+
+int ip_try_fmt(struct ip_ctx *ctx, struct v4l2_format *f)
+{
+	if (!ip_type_ok(f->type))
+		return -EINVAL;
+	vhqv_try_fmt(IP_OFFER, ip_config_for_write(ctx), f->type,
+		     &f->fmt.pix_mp);
+	return 0;
+}
+
+/*
+ * A new OUTPUT format makes CAPTURE follow; while CAPTURE has buffers,
+ * that is a geometry change. Neither queue may have buffers of its own.
+ */
+int ip_s_fmt(struct ip_ctx *ctx, struct v4l2_format *f)
+{
+	struct vhqv_config *cfg, next;
+
+	if (!ip_type_ok(f->type))
+		return -EINVAL;
+	if (ctx->q[ip_queue_of(f->type)].num_buffers)
+		return -EBUSY;
+	cfg = ip_config_for_write(ctx);
+	next = *cfg;
+	vhqv_set_fmt(IP_OFFER, &next, f->type, &f->fmt.pix_mp);
+	if (V4L2_TYPE_IS_OUTPUT(f->type) && ctx->q[VHQV_DST].num_buffers &&
+	    memcmp(&next.q[VHQV_DST], &cfg->q[VHQV_DST],
+		   sizeof(next.q[VHQV_DST])))
+		return ip_change_capture(ctx, &next);
+	*cfg = next;
+	return 0;
+}
+
+int ip_g_selection(struct ip_ctx *ctx, struct v4l2_selection *s)
+{
+	return vhqv_get_selection(ip_config_for_write(ctx), s);
+}
+
+int ip_s_selection(struct ip_ctx *ctx, struct v4l2_selection *s)
+{
+	return vhqv_set_selection(ip_config_for_write(ctx), s);
+}

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The in-process device (m2m_transport_inprocess): vhqv's multi-planar
+ * node, loaded with semiplanar=1, emulated in this process over the HQV
+ * engine. What a format, a rectangle, a control or a job is comes from
+ * engine/hqv-v4l2.c, which vhqv.ko runs too; these files emulate what the
+ * kernel around it does (videobuf2, v4l2-mem2mem, v4l2-ctrls, v4l2-event)
+ * with V4L2's error codes.
+ *
+ * context.c   the transport table, open/close, the ioctl switch, poll
+ * formats.c   QUERYCAP, formats, frame sizes, selection
+ * controls.c  the control ioctls
+ * buffers.c   buffers and queues: REQBUFS ... STREAMOFF, mmap
+ * events.c    event subscriptions and the event queue
+ * run.c       the worker thread: jobs, draining, geometry changes
+ *
+ * One mutex per context guards all of it; the worker drops it while the
+ * engine runs. Contexts are independent.
+ */
+#ifndef M2M_INPROCESS_H
+#define M2M_INPROCESS_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/time.h>
+#include <linux/videodev2.h>
+
+#include "hqv-v4l2.h"
+
+#define IP_MAX_BUFFERS		VIDEO_MAX_FRAME
+/* MMAP memory one context may hold on its two queues: vhqv's ctx_mem_mb. */
+#define IP_CTX_MEM_BYTES	(512ull << 20)
+/* vb2 gives CAPTURE's mmap offsets this base (DST_QUEUE_OFF_BASE). */
+#define IP_DST_OFFSET_BASE	(1u << 30)
+/* Rows the engine converts between two checks for an abort: vhqv's. */
+#define IP_BAND_ROWS		64
+#define IP_MAX_SUBS		32
+#define IP_MAX_EVENTS		128
+
+enum ip_buf_state {
+	IP_BUF_DEQUEUED,	/* the application's */
+	IP_BUF_QUEUED,		/* queued, waiting for STREAMON */
+	IP_BUF_ACTIVE,		/* the device's: on the ready list or in a job */
+	IP_BUF_DONE,		/* on the done list, for DQBUF */
+};
+
+struct ip_plane {
+	/* V4L2's view: the length, and the bytes used from data_offset. */
+	uint32_t length;
+	uint32_t min_length;		/* what the format needed at REQBUFS */
+	uint32_t bytesused;
+	uint32_t data_offset;
+	uint32_t mem_offset;		/* MMAP: what mmap() takes */
+	unsigned long userptr;		/* USERPTR */
+	int dmabuf_fd;			/* DMABUF: the application's fd */
+	/* The memory: a memfd (MMAP) or a dup of the dma-buf, mapped. */
+	int fd;
+	uint8_t *addr;
+	size_t map_len;
+};
+
+struct ip_buffer {
+	unsigned int index;
+	enum ip_buf_state state;
+	bool error;
+	/* Flags the application set that the buffer keeps, plus LAST. */
+	uint32_t flags;
+	uint32_t field;
+	uint32_t sequence;
+	struct timeval timestamp;
+	struct v4l2_timecode timecode;
+	unsigned int num_planes;
+	struct ip_plane planes[VIDEO_MAX_PLANES];
+};
+
+struct ip_queue {
+	uint32_t type;
+	uint32_t memory;		/* 0 while it has no buffers */
+	unsigned int num_buffers;
+	struct ip_buffer bufs[IP_MAX_BUFFERS];
+	bool streaming;
+	/* DQBUF returned a LAST buffer: it now fails with EPIPE. */
+	bool last_buffer_dequeued;
+	/* FIFOs of buffer indices: queued before STREAMON, ready, done. */
+	unsigned int queued[IP_MAX_BUFFERS], n_queued;
+	unsigned int ready[IP_MAX_BUFFERS], n_ready;
+	unsigned int done[IP_MAX_BUFFERS], n_done;
+	/* Bytes of MMAP buffers, held to IP_CTX_MEM_BYTES with the other. */
+	uint64_t mem_bytes;
+};
+
+struct ip_sub {
+	uint32_t type;
+	uint32_t id;
+	uint32_t flags;
+	unsigned int elems;
+	unsigned int in_use;
+};
+
+struct ip_event {
+	struct v4l2_event ev;
+	struct ip_sub *sub;
+};
+
+struct ip_ctx {
+	int fd;			/* an eventfd: the handle, and wait_fd */
+	bool nonblock;
+	bool signalled;		/* the eventfd is readable */
+	pthread_mutex_t lock;
+	/* Any change of state: the worker, DQBUF and poll() wait on it. */
+	pthread_cond_t changed;
+	pthread_t worker;
+	bool quit;
+	/* Calls in progress (context.c), and close() waiting for them. */
+	unsigned int users;
+	bool closing;
+
+	/* What jobs read, and a geometry change waiting to take effect. */
+	struct vhqv_config cfg;
+	bool change_pending;
+	struct vhqv_config next;
+	int change_src;		/* OUTPUT buffer the change waits for, or -1 */
+	bool awaiting_capture;
+	bool next_capture_last;
+	int32_t ctrl_val[VHQV_NUM_CTRLS];
+
+	struct ip_queue q[2];
+	uint32_t sequence[2];
+	/* v4l2-mem2mem's draining state. */
+	bool is_draining;
+	bool has_stopped;
+	bool next_buf_last;
+	int last_src;		/* OUTPUT buffer STOP waits for, or -1 */
+	/* A job runs (its buffers stay on the ready lists); abort it. */
+	bool job_running;
+	bool aborting;
+
+	struct ip_sub subs[IP_MAX_SUBS];
+	unsigned int n_subs;
+	struct ip_event events[IP_MAX_EVENTS];
+	unsigned int n_events;
+	uint32_t event_sequence;
+
+	/* The worker's: the previous OUTPUT frame, and engine scratch. */
+	struct hqv_image prev;
+	void *prev_buf;
+	size_t prev_size;
+	bool prev_valid;
+	void *scratch;
+	size_t scratch_size;
+};
+
+static inline unsigned int ip_queue_of(uint32_t type)
+{
+	return V4L2_TYPE_IS_OUTPUT(type) ? VHQV_SRC : VHQV_DST;
+}
+
+/* context.c */
+bool ip_type_ok(uint32_t type);
+/* The state changed: wake waiters, make the eventfd follow poll(). */
+void ip_changed(struct ip_ctx *ctx);
+short ip_poll_mask(const struct ip_ctx *ctx);
+
+/* formats.c */
+#define IP_OFFER	(VHQV_OFFER_MPLANE | VHQV_OFFER_SEMIPLANAR)
+int ip_querycap(struct ip_ctx *ctx, struct v4l2_capability *cap);
+int ip_enum_fmt(struct ip_ctx *ctx, struct v4l2_fmtdesc *f);
+int ip_enum_framesizes(struct ip_ctx *ctx, struct v4l2_frmsizeenum *fsize);
+int ip_g_fmt(struct ip_ctx *ctx, struct v4l2_format *f);
+int ip_try_fmt(struct ip_ctx *ctx, struct v4l2_format *f);
+int ip_s_fmt(struct ip_ctx *ctx, struct v4l2_format *f);
+int ip_g_selection(struct ip_ctx *ctx, struct v4l2_selection *s);
+int ip_s_selection(struct ip_ctx *ctx, struct v4l2_selection *s);
+/* The configuration the ioctls read and change. */
+struct vhqv_config *ip_config_for_write(struct ip_ctx *ctx);
+
+/* controls.c */
+void ip_ctrls_init(struct ip_ctx *ctx);
+int ip_queryctrl(struct ip_ctx *ctx, struct v4l2_queryctrl *qc);
+int ip_query_ext_ctrl(struct ip_ctx *ctx, struct v4l2_query_ext_ctrl *qc);
+int ip_querymenu(struct ip_ctx *ctx, struct v4l2_querymenu *qm);
+int ip_g_ctrl(struct ip_ctx *ctx, struct v4l2_control *c);
+int ip_s_ctrl(struct ip_ctx *ctx, struct v4l2_control *c);
+int ip_ext_ctrls(struct ip_ctx *ctx, unsigned long request,
+		 struct v4l2_ext_controls *cs);
+/* For CTRL events: the control's description, or NULL. */
+const struct vhqv_ctrl *ip_ctrl_find(uint32_t id, unsigned int *index);
+void ip_ctrl_event(const struct ip_ctx *ctx, unsigned int index,
+		   uint32_t changes, struct v4l2_event *ev);
+
+/* buffers.c */
+int ip_reqbufs(struct ip_ctx *ctx, struct v4l2_requestbuffers *req);
+int ip_create_bufs(struct ip_ctx *ctx, struct v4l2_create_buffers *cb);
+int ip_querybuf(struct ip_ctx *ctx, struct v4l2_buffer *b);
+int ip_qbuf(struct ip_ctx *ctx, struct v4l2_buffer *b);
+int ip_dqbuf(struct ip_ctx *ctx, struct v4l2_buffer *b);
+int ip_expbuf(struct ip_ctx *ctx, struct v4l2_exportbuffer *eb);
+int ip_streamon(struct ip_ctx *ctx, const uint32_t *type);
+int ip_streamoff(struct ip_ctx *ctx, const uint32_t *type);
+void *ip_mmap(struct ip_ctx *ctx, void *start, size_t length, int prot,
+	      int flags, int64_t offset);
+/* Free both queues' buffers (close). */
+void ip_buffers_free(struct ip_ctx *ctx);
+/* The device is done with a buffer: onto the done list. */
+void ip_buf_done(struct ip_ctx *ctx, unsigned int queue,
+		 struct ip_buffer *buf, bool error);
+/* Take a buffer off a queue's ready list. */
+void ip_ready_remove(struct ip_queue *q, unsigned int index);
+
+/* events.c */
+int ip_subscribe_event(struct ip_ctx *ctx,
+		       const struct v4l2_event_subscription *sub);
+int ip_unsubscribe_event(struct ip_ctx *ctx,
+			 const struct v4l2_event_subscription *sub);
+int ip_dqevent(struct ip_ctx *ctx, struct v4l2_event *ev);
+/* Queue an event if subscribed to, as v4l2_event_queue_fh() does. */
+void ip_queue_event(struct ip_ctx *ctx, const struct v4l2_event *ev);
+/* The common events: SOURCE_CHANGE's changes, FRAME_SYNC's sequence. */
+void ip_queue_simple_event(struct ip_ctx *ctx, uint32_t type, uint32_t arg);
+/* A control changed: CTRL events for those subscribed to it. */
+void ip_send_ctrl_event(struct ip_ctx *ctx, unsigned int index,
+			uint32_t changes);
+
+/* run.c */
+int ip_worker_start(struct ip_ctx *ctx);
+void ip_worker_stop(struct ip_ctx *ctx);
+int ip_change_capture(struct ip_ctx *ctx, const struct vhqv_config *next);
+int ip_encoder_cmd(struct ip_ctx *ctx, unsigned long request,
+		   struct v4l2_encoder_cmd *ec);
+/* STREAMOFF and close: stop the running job and wait until it is done. */
+void ip_cancel_job(struct ip_ctx *ctx);
+/* vhqv's vb2 buf_queue: a buffer goes to the device. */
+void ip_buf_queue(struct ip_ctx *ctx, unsigned int queue,
+		  struct ip_buffer *buf);
+void ip_start_streaming(struct ip_ctx *ctx, unsigned int queue);
+void ip_stop_streaming(struct ip_ctx *ctx, unsigned int queue);
+
+#endif /* M2M_INPROCESS_H */

@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * What the in-process device (m2m_transport_inprocess) adds to what the
+ * shared tests (inprocess.identity, .stream, .bad_input) check of it: its
+ * identity, the ioctls it does not have, control enumeration and events,
+ * frame metadata, the wait fd, memory shared between handles (EXPBUF,
+ * DMABUF import, USERPTR), blocking DQBUF, and threads.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <linux/videodev2.h>
+#include <m2m/vhqv.h>
+
+#include "transport.h"
+
+static const struct m2m_transport *const t = &m2m_transport_inprocess;
+
+#define OUT V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE
+#define CAP V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE
+#define W 64
+#define H 48
+#define SIZE (W * H * 2)
+
+static int xioctl(int fd, unsigned long req, void *arg)
+{
+	return t->ioctl(fd, req, arg) ? errno : 0;
+}
+
+static int dev_open(int flags)
+{
+	int fd = t->open(M2M_INPROCESS_PATH, O_RDWR | flags);
+
+	cr_assert_geq(fd, 0, "open: %s", strerror(errno));
+	return fd;
+}
+
+static void set_fmt(int fd, uint32_t type, uint32_t fourcc)
+{
+	struct v4l2_format f = { .type = type };
+
+	f.fmt.pix_mp.width = W;
+	f.fmt.pix_mp.height = H;
+	f.fmt.pix_mp.pixelformat = fourcc;
+	f.fmt.pix_mp.num_planes = 1;
+	cr_assert_eq(xioctl(fd, VIDIOC_S_FMT, &f), 0);
+	cr_assert_eq(f.fmt.pix_mp.plane_fmt[0].sizeimage, SIZE);
+}
+
+static void reqbufs(int fd, uint32_t type, uint32_t memory, uint32_t count)
+{
+	struct v4l2_requestbuffers rb = {
+		.count = count, .type = type, .memory = memory,
+	};
+
+	cr_assert_eq(xioctl(fd, VIDIOC_REQBUFS, &rb), 0);
+	cr_assert_eq(rb.count, count);
+}
+
+static void streamon(int fd, uint32_t type)
+{
+	cr_assert_eq(xioctl(fd, VIDIOC_STREAMON, &type), 0);
+}
+
+/* One plane of a buffer: QBUF, DQBUF and QUERYBUF take this shape. */
+struct buf {
+	struct v4l2_buffer b;
+	struct v4l2_plane plane;
+};
+
+static struct v4l2_buffer *buf_init(struct buf *x, uint32_t type,
+				    uint32_t memory, uint32_t index)
+{
+	memset(x, 0, sizeof(*x));
+	x->b.type = type;
+	x->b.memory = memory;
+	x->b.index = index;
+	x->b.m.planes = &x->plane;
+	x->b.length = 1;
+	return &x->b;
+}
+
+static void *map_buffer(int fd, uint32_t type, uint32_t index)
+{
+	struct buf x;
+	void *p;
+
+	cr_assert_eq(xioctl(fd, VIDIOC_QUERYBUF,
+			    buf_init(&x, type, V4L2_MEMORY_MMAP, index)), 0);
+	p = t->mmap(NULL, x.plane.length, PROT_READ | PROT_WRITE, MAP_SHARED,
+		    fd, x.plane.m.mem_offset);
+	cr_assert_neq(p, MAP_FAILED, "mmap: %s", strerror(errno));
+	return p;
+}
+
+static void qbuf_mmap(int fd, uint32_t type, uint32_t index)
+{
+	struct buf x;
+
+	buf_init(&x, type, V4L2_MEMORY_MMAP, index);
+	x.plane.bytesused = type == OUT ? SIZE : 0;
+	cr_assert_eq(xioctl(fd, VIDIOC_QBUF, &x.b), 0);
+}
+
+static void dqbuf_wait(int fd, uint32_t type, struct buf *x)
+{
+	short revents;
+
+	cr_assert_eq(t->poll(fd, type == OUT ? POLLOUT : POLLIN, &revents,
+			     10000), 1, "no buffer in 10 s");
+	cr_assert_eq(xioctl(fd, VIDIOC_DQBUF,
+			    buf_init(x, type, V4L2_MEMORY_MMAP, 0)), 0);
+}
+
+Test(device, querycap_names_vhqv_in_process)
+{
+	struct v4l2_capability cap;
+	int fd = dev_open(0);
+
+	cr_assert_eq(xioctl(fd, VIDIOC_QUERYCAP, &cap), 0);
+	cr_assert_str_eq((char *)cap.driver, "vhqv");
+	cr_assert_str_eq((char *)cap.card, "Virtual HQV engine (in-process)");
+	cr_assert_str_eq((char *)cap.bus_info, "inprocess:vhqv");
+	cr_assert_eq(cap.device_caps,
+		     V4L2_CAP_VIDEO_M2M_MPLANE | V4L2_CAP_STREAMING);
+	cr_assert_eq(cap.capabilities,
+		     cap.device_caps | V4L2_CAP_DEVICE_CAPS);
+	t->close(fd);
+}
+
+Test(device, other_paths_ioctls_and_buffer_types_are_refused)
+{
+	struct v4l2_streamparm parm = { .type = OUT };
+	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	struct v4l2_fmtdesc d = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
+	int fd = dev_open(0);
+
+	cr_assert_eq(t->open("/dev/video0", O_RDWR), -1);
+	cr_assert_eq(errno, ENOENT);
+	cr_assert_eq(xioctl(fd, VIDIOC_G_PARM, &parm), ENOTTY);
+	cr_assert_eq(xioctl(fd, VIDIOC_G_FMT, &f), EINVAL);
+	cr_assert_eq(xioctl(fd, VIDIOC_ENUM_FMT, &d), EINVAL);
+	cr_assert_eq(xioctl(fd + 1000, VIDIOC_G_FMT, &f), EBADF);
+	t->close(fd);
+	cr_assert_eq(xioctl(fd, VIDIOC_G_FMT, &f), EBADF);
+}
+
+/* Every format of the engine's table, with V4L2's descriptions. */
+Test(device, enum_fmt_offers_all_29_formats_with_descriptions)
+{
+	int fd = dev_open(0);
+	unsigned int n = 0;
+	struct v4l2_fmtdesc d;
+
+	for (;; n++) {
+		d = (struct v4l2_fmtdesc){ .index = n, .type = CAP };
+		if (xioctl(fd, VIDIOC_ENUM_FMT, &d))
+			break;
+		cr_assert_neq(d.description[0], 0);
+		cr_assert(d.flags & V4L2_FMT_FLAG_CSC_QUANTIZATION);
+	}
+	cr_assert_eq(n, 29);
+	d = (struct v4l2_fmtdesc){ .index = 4, .type = OUT };
+	cr_assert_eq(xioctl(fd, VIDIOC_ENUM_FMT, &d), 0);
+	cr_assert_eq(d.pixelformat, V4L2_PIX_FMT_NV12);
+	cr_assert_str_eq((char *)d.description, "Y/UV 4:2:0");
+	cr_assert_eq(d.flags, 0);
+	t->close(fd);
+}
+
+/*
+ * NEXT_CTRL lists the class controls and vhqv's eleven controls in id
+ * order; menus have their items.
+ */
+Test(device, controls_enumerate_in_id_order_with_classes_and_menus)
+{
+	struct v4l2_query_ext_ctrl q = { .id = V4L2_CTRL_FLAG_NEXT_CTRL };
+	struct v4l2_querymenu m = { .id = V4L2_CID_VHQV_SCALER, .index = 2 };
+	uint32_t last = 0;
+	unsigned int n = 0, classes = 0;
+	int fd = dev_open(0);
+
+	while (!xioctl(fd, VIDIOC_QUERY_EXT_CTRL, &q)) {
+		cr_assert_gt(q.id, last);
+		last = q.id;
+		n++;
+		classes += q.type == V4L2_CTRL_TYPE_CTRL_CLASS;
+		q.id |= V4L2_CTRL_FLAG_NEXT_CTRL;
+	}
+	cr_assert_eq(n, 13);
+	cr_assert_eq(classes, 2);
+	cr_assert_eq(xioctl(fd, VIDIOC_QUERYMENU, &m), 0);
+	cr_assert_str_eq((char *)m.name, "Area");
+	m.index = 3;
+	cr_assert_eq(xioctl(fd, VIDIOC_QUERYMENU, &m), EINVAL);
+	q = (struct v4l2_query_ext_ctrl){ .id = V4L2_CID_ROTATE };
+	cr_assert_eq(xioctl(fd, VIDIOC_QUERY_EXT_CTRL, &q), 0);
+	cr_assert_str_eq(q.name, "Rotate");
+	cr_assert_eq(q.step, 90);
+	t->close(fd);
+}
+
+Test(device, ext_ctrls_read_defaults_and_check_the_class)
+{
+	struct v4l2_ext_control c[2] = {
+		{ .id = V4L2_CID_ALPHA_COMPONENT, .value = 3 },
+		{ .id = V4L2_CID_DEINTERLACING_MODE },
+	};
+	struct v4l2_ext_controls cs = {
+		.which = V4L2_CTRL_WHICH_CUR_VAL, .count = 1, .controls = c,
+	};
+	int fd = dev_open(0);
+
+	cr_assert_eq(xioctl(fd, VIDIOC_S_EXT_CTRLS, &cs), 0);
+	cs.which = V4L2_CTRL_WHICH_DEF_VAL;
+	cs.count = 2;
+	cr_assert_eq(xioctl(fd, VIDIOC_G_EXT_CTRLS, &cs), 0);
+	cr_assert_eq(c[0].value, 255);
+	cr_assert_eq(c[1].value, VHQV_DEINTERLACE_BOB);
+	cr_assert_eq(xioctl(fd, VIDIOC_S_EXT_CTRLS, &cs), EINVAL);
+	/* Not all of the user class: the second is image processing's. */
+	cs.which = V4L2_CTRL_CLASS_USER;
+	cr_assert_eq(xioctl(fd, VIDIOC_G_EXT_CTRLS, &cs), EINVAL);
+	cr_assert_eq(cs.error_idx, 1);
+	cs.which = V4L2_CTRL_WHICH_CUR_VAL;
+	cr_assert_eq(xioctl(fd, VIDIOC_G_EXT_CTRLS, &cs), 0);
+	cr_assert_eq(c[0].value, 3);
+	t->close(fd);
+}
+
+/*
+ * SEND_INITIAL queues the current value; a handle hears of its own changes
+ * only with ALLOW_FEEDBACK.
+ */
+Test(device, ctrl_events_initial_value_and_feedback)
+{
+	struct v4l2_event_subscription sub = {
+		.type = V4L2_EVENT_CTRL, .id = V4L2_CID_HFLIP,
+		.flags = V4L2_EVENT_SUB_FL_SEND_INITIAL,
+	};
+	struct v4l2_control c = { .id = V4L2_CID_HFLIP, .value = 1 };
+	struct v4l2_event ev;
+	int fd = dev_open(0);
+
+	cr_assert_eq(xioctl(fd, VIDIOC_SUBSCRIBE_EVENT, &sub), 0);
+	cr_assert_eq(xioctl(fd, VIDIOC_DQEVENT, &ev), 0);
+	cr_assert_eq(ev.type, V4L2_EVENT_CTRL);
+	cr_assert_eq(ev.id, V4L2_CID_HFLIP);
+	cr_assert_eq(ev.u.ctrl.value, 0);
+	cr_assert_eq(ev.u.ctrl.changes,
+		     V4L2_EVENT_CTRL_CH_VALUE | V4L2_EVENT_CTRL_CH_FLAGS);
+	cr_assert_eq(xioctl(fd, VIDIOC_S_CTRL, &c), 0);
+	cr_assert_eq(xioctl(fd, VIDIOC_DQEVENT, &ev), ENOENT);
+
+	cr_assert_eq(xioctl(fd, VIDIOC_UNSUBSCRIBE_EVENT, &sub), 0);
+	sub.flags = V4L2_EVENT_SUB_FL_ALLOW_FEEDBACK;
+	cr_assert_eq(xioctl(fd, VIDIOC_SUBSCRIBE_EVENT, &sub), 0);
+	c.value = 0;
+	cr_assert_eq(xioctl(fd, VIDIOC_S_CTRL, &c), 0);
+	cr_assert_eq(xioctl(fd, VIDIOC_DQEVENT, &ev), 0);
+	cr_assert_eq(ev.u.ctrl.value, 0);
+	cr_assert_eq(ev.u.ctrl.changes, V4L2_EVENT_CTRL_CH_VALUE);
+	sub.id = V4L2_CID_GAIN;
+	cr_assert_eq(xioctl(fd, VIDIOC_SUBSCRIBE_EVENT, &sub), EINVAL);
+	t->close(fd);
+}
+
+/*
+ * Each frame: a FRAME_SYNC event with the OUTPUT sequence number, and a
+ * CAPTURE buffer with the same sequence and the OUTPUT timestamp.
+ */
+Test(device, frames_carry_sequence_timestamp_and_frame_sync)
+{
+	struct v4l2_event_subscription sub = { .type = V4L2_EVENT_FRAME_SYNC };
+	int fd = dev_open(O_NONBLOCK);
+	struct v4l2_event ev;
+	struct buf x;
+
+	set_fmt(fd, OUT, V4L2_PIX_FMT_YUYV);
+	set_fmt(fd, CAP, V4L2_PIX_FMT_UYVY);
+	reqbufs(fd, OUT, V4L2_MEMORY_MMAP, 3);
+	reqbufs(fd, CAP, V4L2_MEMORY_MMAP, 3);
+	cr_assert_eq(xioctl(fd, VIDIOC_SUBSCRIBE_EVENT, &sub), 0);
+	for (uint32_t i = 0; i < 3; i++) {
+		buf_init(&x, OUT, V4L2_MEMORY_MMAP, i);
+		x.plane.bytesused = SIZE;
+		x.b.timestamp = (struct timeval){ 100 + i, 7 * i };
+		cr_assert_eq(xioctl(fd, VIDIOC_QBUF, &x.b), 0);
+		qbuf_mmap(fd, CAP, i);
+	}
+	streamon(fd, OUT);
+	streamon(fd, CAP);
+	for (uint32_t i = 0; i < 3; i++) {
+		dqbuf_wait(fd, CAP, &x);
+		cr_assert_eq(x.b.sequence, i);
+		cr_assert_eq(x.b.timestamp.tv_sec, 100 + i);
+		cr_assert_eq(x.b.timestamp.tv_usec, 7 * i);
+		cr_assert(x.b.flags & V4L2_BUF_FLAG_TIMESTAMP_COPY);
+		cr_assert(x.b.flags & V4L2_BUF_FLAG_DONE);
+		cr_assert_eq(x.plane.bytesused, SIZE);
+		cr_assert_eq(xioctl(fd, VIDIOC_DQEVENT, &ev), 0);
+		cr_assert_eq(ev.type, V4L2_EVENT_FRAME_SYNC);
+		cr_assert_eq(ev.u.frame_sync.frame_sequence, i);
+	}
+	cr_assert_eq(xioctl(fd, VIDIOC_DQBUF,
+			    buf_init(&x, CAP, V4L2_MEMORY_MMAP, 0)), EAGAIN);
+	t->close(fd);
+}
+
+static bool readable(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1;
+}
+
+/* wait_fd is readable exactly while poll() has something to report. */
+Test(device, wait_fd_follows_poll)
+{
+	int fd = dev_open(O_NONBLOCK);
+	int wfd = t->wait_fd(fd);
+	short revents;
+	struct buf x;
+
+	/* Nothing streams: POLLERR, as for a kernel m2m node. */
+	cr_assert(readable(wfd));
+	cr_assert_eq(t->poll(fd, POLLIN, &revents, 0), 1);
+	cr_assert_eq(revents, POLLERR);
+	set_fmt(fd, OUT, V4L2_PIX_FMT_YUYV);
+	set_fmt(fd, CAP, V4L2_PIX_FMT_YUYV);
+	reqbufs(fd, OUT, V4L2_MEMORY_MMAP, 2);
+	reqbufs(fd, CAP, V4L2_MEMORY_MMAP, 1);
+	qbuf_mmap(fd, OUT, 0);
+	streamon(fd, OUT);
+	streamon(fd, CAP);
+	/* An OUTPUT frame waits for a CAPTURE buffer: nothing to report. */
+	cr_assert_not(readable(wfd));
+	cr_assert_eq(t->poll(fd, POLLIN | POLLOUT, &revents, 50), 0);
+	qbuf_mmap(fd, CAP, 0);
+	cr_assert_eq(t->poll(fd, POLLIN, &revents, 10000), 1);
+	cr_assert(revents & POLLIN);
+	cr_assert(readable(wfd));
+	/* The next frame waits for a CAPTURE buffer again. */
+	qbuf_mmap(fd, OUT, 1);
+	dqbuf_wait(fd, CAP, &x);
+	cr_assert(readable(wfd));
+	dqbuf_wait(fd, OUT, &x);
+	cr_assert_not(readable(wfd));
+	/* With nothing queued at all, nothing can arrive: POLLERR. */
+	cr_assert_eq(xioctl(fd, VIDIOC_STREAMOFF, &(uint32_t){ OUT }), 0);
+	cr_assert(readable(wfd));
+	t->close(fd);
+}
+
+/*
+ * A buffer exported by one handle (EXPBUF) imported by another (DMABUF),
+ * into a USERPTR buffer: the memory is shared, not copied.
+ */
+Test(device, expbuf_dmabuf_and_userptr_share_memory)
+{
+	int a = dev_open(0), b = dev_open(O_NONBLOCK);
+	struct v4l2_exportbuffer eb = { .type = CAP, .flags = O_CLOEXEC };
+	uint8_t *exported, *mapped, *user;
+	struct buf x;
+
+	set_fmt(a, CAP, V4L2_PIX_FMT_YUYV);
+	reqbufs(a, CAP, V4L2_MEMORY_MMAP, 1);
+	cr_assert_eq(xioctl(a, VIDIOC_EXPBUF, &eb), 0);
+	exported = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, eb.fd,
+			0);
+	cr_assert_neq(exported, MAP_FAILED);
+	mapped = map_buffer(a, CAP, 0);
+	for (unsigned int i = 0; i < SIZE; i++)
+		exported[i] = i * 7;
+	cr_assert_eq(memcmp(exported, mapped, SIZE), 0);
+
+	set_fmt(b, OUT, V4L2_PIX_FMT_YUYV);
+	set_fmt(b, CAP, V4L2_PIX_FMT_UYVY);
+	reqbufs(b, OUT, V4L2_MEMORY_DMABUF, 1);
+	reqbufs(b, CAP, V4L2_MEMORY_USERPTR, 1);
+	buf_init(&x, OUT, V4L2_MEMORY_DMABUF, 0);
+	x.plane.m.fd = eb.fd;
+	/* vb2 takes bytesused 0 as the length given, here 0: too short. */
+	cr_assert_eq(xioctl(b, VIDIOC_QBUF, &x.b), EINVAL);
+	x.plane.length = SIZE;
+	x.plane.bytesused = SIZE;
+	cr_assert_eq(xioctl(b, VIDIOC_QBUF, &x.b), 0);
+	user = aligned_alloc(4096, 2 * 4096);
+	cr_assert_not_null(user);
+	buf_init(&x, CAP, V4L2_MEMORY_USERPTR, 0);
+	x.plane.m.userptr = (unsigned long)user;
+	x.plane.length = SIZE;
+	cr_assert_eq(xioctl(b, VIDIOC_QBUF, &x.b), 0);
+	streamon(b, OUT);
+	streamon(b, CAP);
+	dqbuf_wait(b, CAP, &x);
+	cr_assert_eq(x.b.flags & V4L2_BUF_FLAG_ERROR, 0);
+	/* YUYV to UYVY swaps the bytes of each pair. */
+	for (unsigned int i = 0; i < SIZE; i++)
+		cr_assert_eq(user[i], exported[i ^ 1], "byte %u", i);
+
+	t->close(b);
+	t->close(a);
+	/* The exported memory outlives the device's handle. */
+	exported[0] = 1;
+	cr_assert_eq(munmap(exported, SIZE), 0);
+	cr_assert_eq(munmap(mapped, SIZE), 0);
+	close(eb.fd);
+	free(user);
+}
+
+struct dq_arg {
+	int fd;
+	int err;
+	uint32_t sequence;
+};
+
+static void *blocking_dqbuf(void *p)
+{
+	struct dq_arg *arg = p;
+	struct buf x;
+
+	arg->err = xioctl(arg->fd, VIDIOC_DQBUF,
+			  buf_init(&x, CAP, V4L2_MEMORY_MMAP, 0));
+	arg->sequence = x.b.sequence;
+	return NULL;
+}
+
+/*
+ * One handle, two threads: a blocking DQBUF waits until another thread's
+ * QBUF makes a frame; a STREAMOFF ends a wait with EINVAL, a close with
+ * EBADF.
+ */
+Test(device, blocking_dqbuf_waits_for_another_threads_frame)
+{
+	struct dq_arg arg = { .fd = dev_open(0), .err = -1 };
+	uint32_t type = CAP;
+	pthread_t th;
+
+	set_fmt(arg.fd, OUT, V4L2_PIX_FMT_YUYV);
+	set_fmt(arg.fd, CAP, V4L2_PIX_FMT_YUYV);
+	reqbufs(arg.fd, OUT, V4L2_MEMORY_MMAP, 1);
+	reqbufs(arg.fd, CAP, V4L2_MEMORY_MMAP, 1);
+	streamon(arg.fd, OUT);
+	streamon(arg.fd, CAP);
+	cr_assert_eq(pthread_create(&th, NULL, blocking_dqbuf, &arg), 0);
+	usleep(20000);
+	qbuf_mmap(arg.fd, CAP, 0);
+	qbuf_mmap(arg.fd, OUT, 0);
+	pthread_join(th, NULL);
+	cr_assert_eq(arg.err, 0);
+	cr_assert_eq(arg.sequence, 0);
+
+	arg.err = -1;
+	cr_assert_eq(pthread_create(&th, NULL, blocking_dqbuf, &arg), 0);
+	usleep(20000);
+	cr_assert_eq(xioctl(arg.fd, VIDIOC_STREAMOFF, &type), 0);
+	pthread_join(th, NULL);
+	cr_assert_eq(arg.err, EINVAL);
+
+	/* Closing the handle ends a wait, which then finds no handle. */
+	streamon(arg.fd, CAP);
+	arg.err = -1;
+	cr_assert_eq(pthread_create(&th, NULL, blocking_dqbuf, &arg), 0);
+	usleep(20000);
+	cr_assert_eq(t->close(arg.fd), 0);
+	pthread_join(th, NULL);
+	cr_assert_eq(arg.err, EBADF);
+}
+
+#define THREADS 4
+#define FRAMES 40
+
+/* A handle per thread, each its own format and flip. */
+static void *convert_frames(void *p)
+{
+	uintptr_t id = (uintptr_t)p;
+	int fd = dev_open(O_NONBLOCK);
+	struct v4l2_control c = { .id = V4L2_CID_HFLIP, .value = id & 1 };
+	uint8_t *in, *out;
+	struct buf x;
+
+	set_fmt(fd, OUT, V4L2_PIX_FMT_YUYV);
+	set_fmt(fd, CAP, V4L2_PIX_FMT_YUYV);
+	cr_assert_eq(xioctl(fd, VIDIOC_S_CTRL, &c), 0);
+	reqbufs(fd, OUT, V4L2_MEMORY_MMAP, 1);
+	reqbufs(fd, CAP, V4L2_MEMORY_MMAP, 1);
+	in = map_buffer(fd, OUT, 0);
+	out = map_buffer(fd, CAP, 0);
+	streamon(fd, OUT);
+	streamon(fd, CAP);
+	for (unsigned int f = 0; f < FRAMES; f++) {
+		memset(in, 128, SIZE);
+		in[0] = id * FRAMES + f;
+		qbuf_mmap(fd, OUT, 0);
+		qbuf_mmap(fd, CAP, 0);
+		dqbuf_wait(fd, CAP, &x);
+		cr_assert_eq(x.b.sequence, f);
+		/* HFLIP moves the first pixel's luma to the line's end. */
+		cr_assert_eq(out[(id & 1) ? (W - 1) * 2 : 0], id * FRAMES + f);
+		dqbuf_wait(fd, OUT, &x);
+	}
+	t->munmap(in, SIZE);
+	t->munmap(out, SIZE);
+	t->close(fd);
+	return NULL;
+}
+
+Test(device, handles_in_threads_are_independent)
+{
+	pthread_t th[THREADS];
+
+	for (uintptr_t i = 0; i < THREADS; i++)
+		cr_assert_eq(pthread_create(&th[i], NULL, convert_frames,
+					    (void *)i), 0);
+	for (unsigned int i = 0; i < THREADS; i++)
+		pthread_join(th[i], NULL);
+}
