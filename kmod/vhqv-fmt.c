@@ -195,6 +195,8 @@ static int vhqv_encoder_cmd(struct file *file, void *priv,
 	/* The worker flags the last frame under the same lock. */
 	mutex_lock(&ctx->cfg_lock);
 	was_stopped = v4l2_m2m_has_stopped(m2m_ctx);
+	if (ec->cmd == V4L2_ENC_CMD_STOP)
+		vhqv_drain_prepare(ctx);
 	ret = v4l2_m2m_ioctl_encoder_cmd(file, priv, ec);
 	mutex_unlock(&ctx->cfg_lock);
 	if (ret)

@@ -126,6 +126,7 @@ void vhqv_run_work(struct work_struct *work);
 int vhqv_change_capture(struct vhqv_ctx *ctx, const struct vhqv_config *next);
 struct vhqv_config *vhqv_config_for_write(struct vhqv_ctx *ctx);
 void vhqv_queue_event(struct vhqv_ctx *ctx, u32 type, u32 changes);
+void vhqv_drain_prepare(struct vhqv_ctx *ctx);
 
 /* vhqv-ctrls.c */
 int vhqv_ctrls_init(struct vhqv_ctx *ctx);

@@ -44,18 +44,45 @@ struct vhqv_config *vhqv_config_for_write(struct vhqv_ctx *ctx)
 	return ctx->change_pending ? &ctx->next : &ctx->cfg;
 }
 
-/* Return a CAPTURE buffer empty, flagged LAST. */
-static void capture_last_empty(struct vhqv_ctx *ctx,
-			       struct vb2_v4l2_buffer *vbuf)
+/* Make a CAPTURE buffer empty, numbered as the next frame. */
+static void capture_empty(struct vhqv_ctx *ctx, struct vb2_v4l2_buffer *vbuf)
 {
 	unsigned int p;
 
 	for (p = 0; p < vbuf->vb2_buf.num_planes; p++)
 		vb2_set_plane_payload(&vbuf->vb2_buf, p, 0);
+	vbuf->vb2_buf.timestamp = 0;
 	vbuf->field = V4L2_FIELD_NONE;
 	vbuf->sequence = ctx->sequence[VHQV_DST]++;
+}
+
+/* Return a CAPTURE buffer empty, flagged LAST. */
+static void capture_last_empty(struct vhqv_ctx *ctx,
+			       struct vb2_v4l2_buffer *vbuf)
+{
+	capture_empty(ctx, vbuf);
 	vbuf->flags |= V4L2_BUF_FLAG_LAST;
 	vb2_buffer_done(&vbuf->vb2_buf, VB2_BUF_STATE_DONE);
+}
+
+/*
+ * A STOP with every frame done already: the m2m core returns the CAPTURE
+ * buffer queued next flagged LAST (v4l2_update_last_buf_state) as it is,
+ * holding what an earlier frame left in it; docs/vhqv.md promises it
+ * empty. Called under cfg_lock before the core sees the STOP.
+ */
+void vhqv_drain_prepare(struct vhqv_ctx *ctx)
+{
+	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
+	struct vb2_v4l2_buffer *dst;
+
+	lockdep_assert_held(&ctx->cfg_lock);
+	if (m2m_ctx->is_draining || m2m_ctx->has_stopped ||
+	    v4l2_m2m_last_src_buf(m2m_ctx))
+		return;
+	dst = v4l2_m2m_last_dst_buf(m2m_ctx);
+	if (dst)
+		capture_empty(ctx, dst);
 }
 
 /*

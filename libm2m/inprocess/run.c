@@ -60,6 +60,7 @@ static void capture_last_empty(struct ip_ctx *ctx, struct ip_buffer *buf)
 
 	for (p = 0; p < buf->num_planes; p++)
 		buf->planes[p].bytesused = 0;
+	memset(&buf->timestamp, 0, sizeof(buf->timestamp));
 	buf->field = V4L2_FIELD_NONE;
 	buf->sequence = ctx->sequence[VHQV_DST]++;
 	buf->flags |= V4L2_BUF_FLAG_LAST;
@@ -224,11 +225,15 @@ static int drain(struct ip_ctx *ctx)
 	ctx->is_draining = true;
 	if (ctx->last_src >= 0)
 		return 0;
+	/* Every frame is done: the next CAPTURE buffer comes back empty
+	 * (vhqv_drain_prepare() in the module). */
 	dst = dst_buf_remove(ctx);
-	if (dst)
-		last_buffer_done(ctx, dst);
-	else
+	if (dst) {
+		capture_last_empty(ctx, dst);
+		mark_stopped(ctx);
+	} else {
 		ctx->next_buf_last = true;
+	}
 	return 0;
 }
 

@@ -974,6 +974,31 @@ Test(drain, flags_the_last_buffer_sends_eos_then_epipe)
 	cr_assert_eq(b->timestamp_ns, 3000);
 }
 
+Test(drain, with_every_frame_done_the_last_buffer_is_empty)
+{
+	struct m2m_buffer *b;
+	int ret;
+
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	alloc_both(M2M_MEMORY_MMAP, 1);
+	start_both();
+	queue_all_capture();
+	queue_frame(0, 5000, 17);
+	b = dequeue(M2M_QUEUE_CAPTURE);
+	cr_assert_eq(b->bytesused[0], W * H * 3);
+	OK(m2m_queue_buffer(dev, b));
+	ret = m2m_drain(dev);
+	REQUIRE(ret != -ENOTTY, "%s cannot drain (no VIDIOC_ENCODER_CMD)",
+		info.driver);
+	cr_assert_eq(ret, 0, "%s", m2m_last_error());
+	b = dequeue(M2M_QUEUE_CAPTURE);
+	cr_assert(b->flags & M2M_BUFFER_LAST);
+	cr_assert_eq(b->bytesused[0], 0, "the LAST buffer holds %u bytes of "
+		     "an earlier frame", b->bytesused[0]);
+	cr_assert_eq(b->sequence, 1);
+	cr_assert_eq(b->timestamp_ns, 0);
+}
+
 /* Events */
 
 Test(event, ctrl_events_send_the_initial_value_and_changes)
