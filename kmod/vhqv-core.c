@@ -7,7 +7,7 @@
  * (engine/, shared with libm2m) and returned on the CAPTURE queue. Each
  * instance (the instances module parameter) is a platform device with two
  * video nodes sharing one engine: a single-planar one and a multi-planar
- * one. This file holds the module, the instances and nodes, the file
+ * one, and an IR device (vhqv-ir.c). This file holds the module, the instances and nodes, the file
  * operations and the statistics; vhqv-priv.h lists the others.
  */
 #include <linux/module.h>
@@ -216,6 +216,9 @@ static int vhqv_probe(struct platform_device *pdev)
 	ret = vhqv_register_node(dev, VHQV_NODE_MPLANE);
 	if (ret)
 		goto err_unregister_single;
+	ret = vhqv_ir_register(dev, &pdev->dev);
+	if (ret)
+		goto err_unregister_mplane;
 
 	/* From here on, the nodes' references free dev (vhqv_dev_release). */
 	dev->v4l2_dev.release = vhqv_dev_release;
@@ -225,6 +228,8 @@ static int vhqv_probe(struct platform_device *pdev)
 			    &vhqv_stats_fops);
 	return 0;
 
+err_unregister_mplane:
+	video_unregister_device(&dev->vfd[VHQV_NODE_MPLANE]);
 err_unregister_single:
 	video_unregister_device(&dev->vfd[VHQV_NODE_SINGLE]);
 err_release_m2m:
@@ -244,6 +249,7 @@ static void vhqv_remove(struct platform_device *pdev)
 	unsigned int i;
 
 	debugfs_remove_recursive(dev->debugfs);
+	vhqv_ir_unregister(dev);
 	for (i = 0; i < VHQV_NODES; i++)
 		video_unregister_device(&dev->vfd[i]);
 	/* Open files keep dev until they are closed. */
@@ -285,6 +291,8 @@ static int __init vhqv_init(void)
 	}
 
 	vhqv_debugfs_root = debugfs_create_dir(VHQV_NAME, NULL);
+	/* Before the IR devices, so that they can enable RC-MM. */
+	vhqv_rcmm_register();
 	ret = platform_driver_register(&vhqv_driver);
 	if (ret)
 		goto err_remove_debugfs;
@@ -304,6 +312,7 @@ err_unregister_instances:
 	vhqv_unregister_instances();
 	platform_driver_unregister(&vhqv_driver);
 err_remove_debugfs:
+	vhqv_rcmm_unregister();
 	debugfs_remove_recursive(vhqv_debugfs_root);
 	return ret;
 }
@@ -312,6 +321,7 @@ static void __exit vhqv_exit(void)
 {
 	vhqv_unregister_instances();
 	platform_driver_unregister(&vhqv_driver);
+	vhqv_rcmm_unregister();
 	debugfs_remove_recursive(vhqv_debugfs_root);
 }
 
@@ -320,4 +330,4 @@ module_exit(vhqv_exit);
 
 MODULE_DESCRIPTION("Virtual HQV video processing engine (V4L2 mem2mem)");
 MODULE_LICENSE("GPL");
-MODULE_SOFTDEP("pre: v4l2-mem2mem videobuf2-vmalloc");
+MODULE_SOFTDEP("pre: v4l2-mem2mem videobuf2-vmalloc rc-core");

@@ -6,6 +6,8 @@
  * vhqv-fmt.c    formats, selection, the ioctl tables of both nodes
  * vhqv-run.c    queues, jobs, draining, geometry changes, events
  * vhqv-ctrls.c  controls
+ * vhqv-ir.c     the IR device (rc-core, raw, looped back)
+ * vhqv-rcmm.c   an RC-MM decoder and encoder, where the kernel has none
  *
  * What V4L2 semantics need no kernel (formats, selection, the control
  * table, jobs) is engine/hqv-v4l2.c, shared with libm2m's in-process
@@ -51,6 +53,8 @@ struct vhqv_dev {
 	atomic64_t aborted;
 	atomic64_t busy_ns;
 	atomic64_t last_ns;
+	/* The IR receiver and transmitter, or NULL without rc-core. */
+	struct vhqv_ir *ir;
 };
 
 struct vhqv_ctx {
@@ -130,5 +134,35 @@ void vhqv_drain_prepare(struct vhqv_ctx *ctx);
 
 /* vhqv-ctrls.c */
 int vhqv_ctrls_init(struct vhqv_ctx *ctx);
+
+/* vhqv-ir.c: only with rc-core (CONFIG_RC_CORE). */
+#if IS_ENABLED(CONFIG_RC_CORE)
+int vhqv_ir_register(struct vhqv_dev *dev, struct device *parent);
+void vhqv_ir_unregister(struct vhqv_dev *dev);
+#else
+static inline int vhqv_ir_register(struct vhqv_dev *dev,
+				   struct device *parent)
+{
+	return 0;
+}
+
+static inline void vhqv_ir_unregister(struct vhqv_dev *dev)
+{
+}
+#endif
+
+/* vhqv-rcmm.c: only where the kernel lacks CONFIG_IR_RCMM_DECODER. */
+#ifdef VHQV_RCMM
+void vhqv_rcmm_register(void);
+void vhqv_rcmm_unregister(void);
+#else
+static inline void vhqv_rcmm_register(void)
+{
+}
+
+static inline void vhqv_rcmm_unregister(void)
+{
+}
+#endif
 
 #endif /* VHQV_PRIV_H */
