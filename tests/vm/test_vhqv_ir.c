@@ -79,7 +79,7 @@ static void write_file(const char *path, const char *text)
 
 static void set_protocols(const char *text)
 {
-	char path[128];
+	char path[400];
 
 	snprintf(path, sizeof(path), "%s/protocols", rc_dir);
 	write_file(path, text);
@@ -87,7 +87,7 @@ static void set_protocols(const char *text)
 
 static void set_param(const char *name, unsigned int value)
 {
-	char path[128], text[16];
+	char path[400], text[16];
 
 	snprintf(path, sizeof(path), PARAMS "%s", name);
 	snprintf(text, sizeof(text), "%u", value);
@@ -228,7 +228,7 @@ Test(ir, every_encodable_protocol_round_trips)
 Test(ir, a_decoded_key_reaches_the_input_device)
 {
 	struct input_event ev;
-	char path[320];
+	char path[600];
 	struct dirent *e;
 	DIR *d;
 	int fd = -1;
