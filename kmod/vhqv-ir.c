@@ -230,7 +230,7 @@ int vhqv_ir_register(struct vhqv_dev *dev, struct device *parent)
 	rc->input_id.bustype = BUS_VIRTUAL;
 	rc->input_id.version = 1;
 	rc->map_name = RC_MAP_RC6_MCE;
-	rc->allowed_protocols = RC_PROTO_BIT_ALL_IR_DECODER;
+	rc->allowed_protocols = RC_PROTO_BIT_ALL_IR_DECODER | VHQV_RCMM_PROTOCOLS;
 	rc->timeout = IR_DEFAULT_TIMEOUT;
 	rc->min_timeout = VHQV_IR_MIN_TIMEOUT;
 	rc->max_timeout = IR_MAX_TIMEOUT;

@@ -151,11 +151,18 @@ static inline void vhqv_ir_unregister(struct vhqv_dev *dev)
 }
 #endif
 
-/* vhqv-rcmm.c: only where the kernel lacks CONFIG_IR_RCMM_DECODER. */
+/*
+ * vhqv-rcmm.c: only where the kernel lacks CONFIG_IR_RCMM_DECODER. Its
+ * protocols are missing from RC_PROTO_BIT_ALL_IR_DECODER there, so the IR
+ * device adds them to the protocols it allows.
+ */
 #ifdef VHQV_RCMM
+#define VHQV_RCMM_PROTOCOLS	(RC_PROTO_BIT_RCMM12 | RC_PROTO_BIT_RCMM24 | \
+				 RC_PROTO_BIT_RCMM32)
 void vhqv_rcmm_register(void);
 void vhqv_rcmm_unregister(void);
 #else
+#define VHQV_RCMM_PROTOCOLS	0
 static inline void vhqv_rcmm_register(void)
 {
 }

@@ -26,8 +26,6 @@
 #define RCMM_UNIT	167	/* 1/6 ms */
 #define RCMM_HEADER	417
 #define RCMM_SPACE(v)	(278 + (v) * RCMM_UNIT)
-#define RCMM_PROTOCOLS	(RC_PROTO_BIT_RCMM12 | RC_PROTO_BIT_RCMM24 | \
-			 RC_PROTO_BIT_RCMM32)
 #define RCMM_MODE_BITS	0x000c0000
 #define RCMM_TOGGLE	0x00008000
 
@@ -177,7 +175,7 @@ static int rcmm_decode(struct rc_dev *rc, struct ir_raw_event ev)
 	struct rcmm_decoder *d;
 	int ret = 0;
 
-	if (!(rc->enabled_protocols & RCMM_PROTOCOLS))
+	if (!(rc->enabled_protocols & VHQV_RCMM_PROTOCOLS))
 		return 0;
 
 	mutex_lock(&rcmm_lock);
@@ -229,7 +227,7 @@ static int rcmm_encode(enum rc_proto protocol, u32 scancode,
 }
 
 static struct ir_raw_handler vhqv_rcmm_handler = {
-	.protocols = RCMM_PROTOCOLS,
+	.protocols = VHQV_RCMM_PROTOCOLS,
 	.decode = rcmm_decode,
 	.encode = rcmm_encode,
 	.carrier = 36000,

@@ -400,7 +400,6 @@ int m2m_list_devices(struct m2m_device_info **out, size_t *count)
 {
 	struct device_list list = { 0 };
 	struct m2m_device *dev;
-	int ret;
 
 	if (!out || !count)
 		return m2m_error(EINVAL, "m2m_list_devices: %s is NULL",
@@ -408,16 +407,14 @@ int m2m_list_devices(struct m2m_device_info **out, size_t *count)
 	*out = NULL;
 	*count = 0;
 	for_each_node(&dev, 0, list_node, &list);
-	ret = open_inprocess(&dev, 0);
-	if (ret == 0) {
+	/* The kernel's nodes are listed even if this fails. */
+	if (open_inprocess(&dev, 0) == 0) {
 		list_node(dev, &list);
 		m2m_close(dev);
 	}
-	if (ret == 0 && list.error)
-		ret = m2m_error(list.error, "m2m_list_devices: out of memory");
-	if (ret < 0) {
+	if (list.error) {
 		free(list.items);
-		return ret;
+		return m2m_error(list.error, "m2m_list_devices: out of memory");
 	}
 	*out = list.items;
 	*count = list.count;
@@ -457,18 +454,34 @@ static unsigned int ready_from_poll(int revents)
 	return ready;
 }
 
-int m2m_wait(struct m2m_device *dev, unsigned int *ready, int timeout_ms)
+int m2m_wait_for(struct m2m_device *dev, unsigned int *ready,
+		 unsigned int wanted, int timeout_ms)
 {
+	short events = 0;
 	int revents;
 
 	M2M_ENTER(dev);
 	if (!ready)
 		return m2m_leave(dev, m2m_error(EINVAL,
 				 "m2m_wait: ready is NULL"));
-	revents = m2m_poll_unlocked(dev, POLLIN | POLLOUT | POLLPRI,
-				    timeout_ms);
+	if (wanted & M2M_READY_CAPTURE)
+		events |= POLLIN;
+	if (wanted & M2M_READY_OUTPUT)
+		events |= POLLOUT;
+	if (wanted & M2M_READY_EVENT)
+		events |= POLLPRI;
+	if (!events)
+		return m2m_leave(dev, m2m_error(EINVAL, "m2m_wait_for: wanted "
+				 "0x%x names nothing to wait for", wanted));
+	revents = m2m_poll_unlocked(dev, events, timeout_ms);
 	if (revents < 0)
 		return m2m_leave(dev, revents);
 	*ready = ready_from_poll(revents);
 	return m2m_leave(dev, 0);
+}
+
+int m2m_wait(struct m2m_device *dev, unsigned int *ready, int timeout_ms)
+{
+	return m2m_wait_for(dev, ready, M2M_READY_CAPTURE | M2M_READY_OUTPUT |
+			    M2M_READY_EVENT, timeout_ms);
 }

@@ -291,6 +291,26 @@ M2M_EXPORT int m2m_get_fd(struct m2m_device *dev);
 M2M_EXPORT int m2m_wait(struct m2m_device *dev, unsigned int *ready,
 			int timeout_ms);
 
+/**
+ * Wait until one of the wanted things can be dequeued: m2m_wait() for a
+ * subset, e.g. events alone while buffers are ready too.
+ *
+ * @param dev          the device
+ * @param[out] ready   enum m2m_ready bits; 0 on timeout
+ * @param wanted       enum m2m_ready bits: CAPTURE, OUTPUT, EVENT (IDLE is
+ *                     reported with CAPTURE or OUTPUT, as V4L2 does)
+ * @param timeout_ms   how long to wait: 0 not at all, -1 forever
+ * @return 0 (also on timeout) or a negative errno
+ * @code
+ * unsigned int ready;
+ * m2m_wait_for(dev, &ready, M2M_READY_EVENT, 1000);
+ * if (ready & M2M_READY_EVENT)
+ *         m2m_dequeue_event(dev, &ev);
+ * @endcode
+ */
+M2M_EXPORT int m2m_wait_for(struct m2m_device *dev, unsigned int *ready,
+			    unsigned int wanted, int timeout_ms);
+
 /* ---------------------------------------------------------------------
  * Formats
  */
