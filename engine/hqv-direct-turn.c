@@ -210,8 +210,9 @@ fill_tile_way(const struct hqv_job *job, uint8_t *restrict tile,
 }
 
 /* One function per direction across the source. */
-static void fill_tile(const struct hqv_job *job, uint8_t *restrict tile,
-		      uint32_t first, uint32_t count)
+static HQV_ROW_CLONES void
+fill_tile(const struct hqv_job *job, uint8_t *restrict tile, uint32_t first,
+	  uint32_t count)
 {
 	if (job->plan.dj_x > 0)
 		fill_tile_way(job, tile, first, count, true);
@@ -461,8 +462,9 @@ static int ctile_run(const uint32_t *q, const uint32_t *q2, uint32_t s_step)
 	return fw ? 1 : bw ? -1 : 0;
 }
 
-static void fill_ctile(const struct hqv_job *job, uint16_t *restrict tile,
-		       uint32_t first, size_t rows, const uint32_t s_step)
+static HQV_ROW_CLONES void
+fill_ctile(const struct hqv_job *job, uint16_t *restrict tile, uint32_t first,
+	   size_t rows, const uint32_t s_step)
 {
 	const struct hqv_plan *p = &job->plan;
 	uint32_t cw = job->src.width / 2, ch = job->src.height / 2;
