@@ -228,6 +228,13 @@ static const struct direct_case cases[] = {
 	{ "NV12", "XBGR32", 38, 12, .procamp = { 20, 60, 90, 33 } },
 	{ "YUYV", "RGB24", 38, 12, .procamp = { -30, 127, 127, -150 } },
 	{ "YUV444M", "BGRA32", 38, 12, .procamp = { 5, -40, 127, 100 } },
+	/* The colour step's 16-bit lanes: whole vectors, tails, extremes. */
+	{ "NV12", "XBGR32", 1920, 4, .procamp = { 20, 60, 90, 33 } },
+	{ "XBGR32", "YUV420", 1920, 4, .procamp = { -128, 127, 127, 179 } },
+	{ "NV21", "RGB24", 1920, 4, .procamp = { 127, 127, 127, -90 } },
+	PLAIN("NV12", "XBGR32", 2, 2),
+	PLAIN("XBGR32", "YUV420", 2, 2),
+	PLAIN("YUYV", "XRGB32", 2, 2),
 };
 
 static void image_pad_alloc(struct hqv_image *img, const char *format,
