@@ -106,6 +106,11 @@ static const struct direct_case cases[] = {
 	TURNS("YVU420", "NV21", 38, 12),
 	TURNS("YUV420M", "GREY", 38, 12),
 	TURNS("NV12", "GREY", 1920, 16),
+	/* Tall sources: four 8 x 8 blocks at once, then one, then a tail. */
+	TURNS("GREY", "GREY", 38, 84),
+	TURNS("NV12", "YUV420", 38, 84),
+	TURNS("YUV420", "NV21", 38, 84),
+	TURNS("NV21", "NV12", 64, 140),
 	{ "NV12", "YUV420", 38, 12, .rotation = 90, .scaler =
 	  HQV_SCALER_AREA },
 	{ "NV12", "YUV420", 38, 12, .rotation = 270, .scaler =
