@@ -423,6 +423,17 @@ static hqv_direct_fn *yuv_to_rgb_find(const struct hqv_job *job,
  * exactly), and stores the code values in the destination's layout.
  */
 
+/* Byte o of a 32-bit pixel read as two 16-bit halves, in memory order. */
+static inline __attribute__((always_inline)) uint8_t
+byte_in(const uint16_t h[2], const size_t o)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return o % 2 ? h[o / 2] & 0xff : h[o / 2] >> 8;
+#else
+	return o % 2 ? h[o / 2] >> 8 : h[o / 2] & 0xff;
+#endif
+}
+
 /* A chroma output in eighths, clamped as the colour step clamps. */
 static inline __attribute__((always_inline)) uint16_t
 clamp_eighths(int16_t v)
@@ -450,9 +461,22 @@ rgb_to_samples(const struct color16 *c, const uint8_t *restrict in,
 	size_t x;
 
 	for (x = 0; x < w; x++) {
-		int16_t r = (int16_t)hqv_color_in_code(in[bpp * x + o_r]);
-		int16_t g = (int16_t)hqv_color_in_code(in[bpp * x + o_g]);
-		int16_t b = (int16_t)hqv_color_in_code(in[bpp * x + o_b]);
+		int16_t r, g, b;
+
+		if (bpp == 4) {
+			/* Two 16-bit halves: two streams to split, not four. */
+			uint16_t h[2];
+
+			memcpy(&h[0], in + 4 * x, 2);
+			memcpy(&h[1], in + 4 * x + 2, 2);
+			r = (int16_t)hqv_color_in_code(byte_in(h, o_r));
+			g = (int16_t)hqv_color_in_code(byte_in(h, o_g));
+			b = (int16_t)hqv_color_in_code(byte_in(h, o_b));
+		} else {
+			r = (int16_t)hqv_color_in_code(in[bpp * x + o_r]);
+			g = (int16_t)hqv_color_in_code(in[bpp * x + o_g]);
+			b = (int16_t)hqv_color_in_code(in[bpp * x + o_b]);
+		}
 
 		yc[x] = code_of(color16_sum(m_y, oy, r, g, b));
 		cb[x] = (add ? cb[x] : 0) +
