@@ -127,6 +127,27 @@ static bool color16_init(const struct hqv_plan *plan, struct color16 *c,
 	return true;
 }
 
+/*
+ * Whether output i of the colour step never leaves 0..max for inputs d
+ * in lo..hi: each product is monotonic in d, so the sum's extremes are
+ * at the ends.
+ */
+static bool color16_within(const struct color16 *c, unsigned int i,
+			   int32_t lo, int32_t hi, int32_t max)
+{
+	int32_t v_lo = c->o[i], v_hi = c->o[i];
+	unsigned int j;
+
+	for (j = 0; j < 3; j++) {
+		int32_t a = hqv_color_product(lo, c->m[i][j]);
+		int32_t b = hqv_color_product(hi, c->m[i][j]);
+
+		v_lo += a < b ? a : b;
+		v_hi += a < b ? b : a;
+	}
+	return v_lo >= 0 && v_hi <= max;
+}
+
 /* One output of the colour step, before the clamp. */
 static inline __attribute__((always_inline)) int16_t
 color16_sum(const int16_t m[3], int16_t o, int16_t a, int16_t b, int16_t c)
@@ -445,14 +466,17 @@ clamp_eighths(int16_t v)
 /*
  * One row of w pixels to luma codes and chroma in eighths; with add, the
  * chroma is added to what cb and cr hold (a row pair's sums for 4:2:0, at
- * most 2 * HQV_COLOR_MAX).
+ * most 2 * HQV_COLOR_MAX). Without clamp, the caller has found that no
+ * chroma can need clamping (as with the usual matrices), and the loop
+ * leaves the clamps out (luma codes keep theirs: without, the vectoriser
+ * no longer sees the rounded high product).
  */
 static inline __attribute__((always_inline)) void
 rgb_to_samples(const struct color16 *c, const uint8_t *restrict in,
 	       uint8_t *restrict yc, uint16_t *restrict cb,
 	       uint16_t *restrict cr, const size_t w, const size_t bpp,
 	       const size_t o_r, const size_t o_g, const size_t o_b,
-	       const bool add)
+	       const bool add, const bool clamp)
 {
 	const int16_t m_y[3] = { c->m[0][0], c->m[0][1], c->m[0][2] };
 	const int16_t m_b[3] = { c->m[1][0], c->m[1][1], c->m[1][2] };
@@ -478,11 +502,17 @@ rgb_to_samples(const struct color16 *c, const uint8_t *restrict in,
 			b = (int16_t)hqv_color_in_code(in[bpp * x + o_b]);
 		}
 
-		yc[x] = code_of(color16_sum(m_y, oy, r, g, b));
-		cb[x] = (add ? cb[x] : 0) +
-			clamp_eighths(color16_sum(m_b, ob, r, g, b));
-		cr[x] = (add ? cr[x] : 0) +
-			clamp_eighths(color16_sum(m_r, or, r, g, b));
+		int16_t vy = color16_sum(m_y, oy, r, g, b);
+		int16_t vb = color16_sum(m_b, ob, r, g, b);
+		int16_t vr = color16_sum(m_r, or, r, g, b);
+
+		yc[x] = code_of(vy);
+		if (clamp) {
+			vb = clamp_eighths(vb);
+			vr = clamp_eighths(vr);
+		}
+		cb[x] = (add ? cb[x] : 0) + vb;
+		cr[x] = (add ? cr[x] : 0) + vr;
 	}
 }
 
@@ -621,10 +651,13 @@ rgb_to_yuv_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 {
 	const size_t w = job->src.width, stride = row_stride(w);
 	const bool packed = job->dst.fmt->family == HQV_FAMILY_PACKED_YUV;
+	/* The inputs d of code values 0 and 255. */
+	const int32_t lo = hqv_color_in_code(0), hi = hqv_color_in_code(255);
 	uint16_t *cb[2], *cr[2];
 	uint8_t *yc[2], *tmp;
 	struct color16 c;
 	unsigned int r;
+	bool clamp;
 
 	cb[0] = scratch;
 	cr[0] = cb[0] + stride;
@@ -635,20 +668,29 @@ rgb_to_yuv_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 	tmp = yc[1] + stride;
 	/* Checked by rgb_to_yuv_find(). */
 	color16_init(&job->plan, &c, rgb_to_yuv_codes);
+	clamp = !color16_within(&c, 1, lo, hi, HQV_COLOR_MAX) ||
+		!color16_within(&c, 2, lo, hi, HQV_COLOR_MAX);
 	for (r = 0; r < 2; r++)
 		if (!packed)
 			yc[r] = hqv_row(&job->dst, 0, y + r);
-	if (job->dst.fmt->vsub == 2) {
+	for (r = 0; r < 2; r++) {
+		const uint8_t *in = hqv_row(&job->src, 0, y + r);
 		/* 4:2:0 wants only the pair's sums: the second row adds. */
-		rgb_to_samples(&c, hqv_row(&job->src, 0, y), yc[0], cb[0],
-			       cr[0], w, bpp, o_r, o_g, o_b, false);
-		rgb_to_samples(&c, hqv_row(&job->src, 0, y + 1), yc[1], cb[0],
-			       cr[0], w, bpp, o_r, o_g, o_b, true);
-	} else {
-		for (r = 0; r < 2; r++)
-			rgb_to_samples(&c, hqv_row(&job->src, 0, y + r), yc[r],
-				       cb[r], cr[r], w, bpp, o_r, o_g, o_b,
-				       false);
+		unsigned int c_row = job->dst.fmt->vsub == 2 ? 0 : r;
+		bool add = job->dst.fmt->vsub == 2 && r;
+
+		if (clamp && add)
+			rgb_to_samples(&c, in, yc[r], cb[c_row], cr[c_row], w,
+				       bpp, o_r, o_g, o_b, true, true);
+		else if (clamp)
+			rgb_to_samples(&c, in, yc[r], cb[c_row], cr[c_row], w,
+				       bpp, o_r, o_g, o_b, false, true);
+		else if (add)
+			rgb_to_samples(&c, in, yc[r], cb[c_row], cr[c_row], w,
+				       bpp, o_r, o_g, o_b, true, false);
+		else
+			rgb_to_samples(&c, in, yc[r], cb[c_row], cr[c_row], w,
+				       bpp, o_r, o_g, o_b, false, false);
 	}
 	yuv_from_samples(job, y, yc, (const uint16_t *const *)cb,
 			 (const uint16_t *const *)cr, tmp);
