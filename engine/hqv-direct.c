@@ -445,7 +445,7 @@ static hqv_direct_fn *yuv_to_rgb_find(const struct hqv_job *job,
  */
 
 /* Byte o of a 32-bit pixel read as two 16-bit halves, in memory order. */
-static inline __attribute__((always_inline)) uint8_t
+static inline __attribute__((always_inline)) uint32_t
 byte_in(const uint16_t h[2], const size_t o)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
