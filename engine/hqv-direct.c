@@ -518,12 +518,11 @@ rgb_to_samples(const struct color16 *c, const uint8_t *restrict in,
 
 /*
  * cw chroma codes from the eighths of one row, or from the sums of a row
- * pair's (rows 2), by [1 2 1] / 4 across and one rounding; every step
- * bytes, step a constant in each caller.
+ * pair's (rows 2), by [1 2 1] / 4 across and one rounding.
  */
 static inline __attribute__((always_inline)) void
 chroma_down(const uint16_t *restrict a, uint8_t *restrict out,
-	    const size_t cw, const size_t step, const unsigned int rows)
+	    const size_t cw, const unsigned int rows)
 {
 	const unsigned int shift = HQV_COLOR_BITS + 1 + rows;
 	const uint32_t half = 1u << (shift - 1);
@@ -531,20 +530,20 @@ chroma_down(const uint16_t *restrict a, uint8_t *restrict out,
 
 	out[0] = (3 * a[0] + a[1] + half) >> shift;
 	for (k = 1; k < cw; k++)
-		out[k * step] = (a[2 * k - 1] + 2 * a[2 * k] + a[2 * k + 1] +
-				 half) >> shift;
+		out[k] = (a[2 * k - 1] + 2 * a[2 * k] + a[2 * k + 1] +
+			  half) >> shift;
 }
 
 /* Chroma not subsampled across: each sample rounded to its code. */
 static inline __attribute__((always_inline)) void
 chroma_codes(const uint16_t *restrict a, uint8_t *restrict out,
-	     const size_t cw, const size_t step)
+	     const size_t cw)
 {
 	size_t k;
 
 	for (k = 0; k < cw; k++)
-		out[k * step] = (a[k] + (1 << (HQV_COLOR_BITS - 1))) >>
-				HQV_COLOR_BITS;
+		out[k] = (a[k] + (1 << (HQV_COLOR_BITS - 1))) >>
+			 HQV_COLOR_BITS;
 }
 
 /* Packed 4:2:2 from luma codes and chroma codes, y0: the first luma's byte. */
@@ -564,9 +563,45 @@ pack422(const uint8_t *restrict yc, const uint8_t *restrict c0,
 	}
 }
 
+/* Two rows of n chroma codes interleaved, a's first: semi-planar. */
+static inline __attribute__((always_inline)) void
+interleave2(const uint8_t *restrict a, const uint8_t *restrict b,
+	    uint8_t *restrict out, const size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		out[2 * k] = a[k];
+		out[2 * k + 1] = b[k];
+	}
+}
+
+/*
+ * The chroma codes of one destination chroma row, Cb into cbc and Cr into
+ * crc, from the eighths of one row or the sums of a row pair (rows 2).
+ */
+static inline __attribute__((always_inline)) void
+chroma_row_codes(const struct hqv_format *d, const uint16_t *cb,
+		 const uint16_t *cr, uint8_t *cbc, uint8_t *crc,
+		 const size_t cw, const unsigned int rows)
+{
+	if (d->hsub == 1) {
+		chroma_codes(cb, cbc, cw);
+		chroma_codes(cr, crc, cw);
+	} else if (rows == 2) {
+		chroma_down(cb, cbc, cw, 2);
+		chroma_down(cr, crc, cw, 2);
+	} else {
+		chroma_down(cb, cbc, cw, 1);
+		chroma_down(cr, crc, cw, 1);
+	}
+}
+
 /*
  * The destination's chroma (and luma, when packed) for rows y and y + 1
- * from the scratch of rgb_to_yuv_rows(): lumas yc[2], samples cb[2], cr[2].
+ * from the scratch of rgb_to_yuv_rows(): lumas yc[2], chroma cb[2],
+ * cr[2]. Codes go straight into planar rows; for interleaved layouts into
+ * tmp (2 cw bytes) first, then into the row in one interleaving loop.
  */
 static HQV_ROW_CLONES void
 yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
@@ -575,68 +610,42 @@ yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
 {
 	const struct hqv_format *d = job->dst.fmt;
 	const size_t w = job->dst.width, cw = w / d->hsub;
+	const unsigned int rows = d->vsub == 2 ? 2 : 1;
 	unsigned int r;
 
 	if (d->family == HQV_FAMILY_GREY)
 		return;
-	if (d->vsub == 2) {
-		/* 4:2:0: one chroma row from the pair. */
-		if (d->family == HQV_FAMILY_SEMIPLANAR) {
-			uint8_t *c = hqv_row(&job->dst, 1, y / 2);
+	for (r = 0; r < 3 - rows; r++) {
+		/* 4:2:0: one chroma row from the pair's sums. */
+		uint32_t row = rows == 2 ? y / 2 : y + r;
+		uint8_t *cbc = tmp, *crc = tmp + cw;
 
-			chroma_down(cb[0], c + d->order[0], cw, 2, 2);
-			chroma_down(cr[0], c + d->order[1], cw, 2, 2);
-		} else {
-			uint8_t *pb = hqv_row(&job->dst, d->order[1], y / 2);
-			uint8_t *pr = hqv_row(&job->dst, d->order[2], y / 2);
-
-			chroma_down(cb[0], pb, cw, 1, 2);
-			chroma_down(cr[0], pr, cw, 1, 2);
+		if (d->family == HQV_FAMILY_PLANAR) {
+			cbc = hqv_row(&job->dst, d->order[1], row);
+			crc = hqv_row(&job->dst, d->order[2], row);
 		}
-		return;
-	}
-	for (r = 0; r < 2; r++) {
-		if (d->family == HQV_FAMILY_PACKED_YUV) {
-			/* Chroma codes into scratch, then one interleave. */
-			uint8_t *c0 = tmp, *c1 = tmp + cw;
-			const uint16_t *s0 = cb[r], *s1 = cr[r];
+		chroma_row_codes(d, cb[r], cr[r], cbc, crc, cw, rows);
+		if (d->family == HQV_FAMILY_SEMIPLANAR) {
+			uint8_t *c = hqv_row(&job->dst, 1, row);
+
+			if (d->order[0] == 0)
+				interleave2(cbc, crc, c, cw);
+			else
+				interleave2(crc, cbc, c, cw);
+		} else if (d->family == HQV_FAMILY_PACKED_YUV) {
+			const uint8_t *c0 = cbc, *c1 = crc;
 
 			/* Chroma byte first: Cb (YUYV, UYVY), Cr (YVYU). */
 			if (d->order[3] < d->order[1]) {
-				s0 = cr[r];
-				s1 = cb[r];
+				c0 = crc;
+				c1 = cbc;
 			}
-			chroma_down(s0, c0, cw, 1, 1);
-			chroma_down(s1, c1, cw, 1, 1);
 			if (d->order[0] == 0)
 				pack422(yc[r], c0, c1, hqv_row(&job->dst, 0, y + r),
 					cw, 0);
 			else
 				pack422(yc[r], c0, c1, hqv_row(&job->dst, 0, y + r),
 					cw, 1);
-		} else if (d->family == HQV_FAMILY_SEMIPLANAR) {
-			uint8_t *c = hqv_row(&job->dst, 1, y + r);
-
-			uint8_t *pb = c + d->order[0], *pr = c + d->order[1];
-
-			if (d->hsub == 2) {
-				chroma_down(cb[r], pb, cw, 2, 1);
-				chroma_down(cr[r], pr, cw, 2, 1);
-			} else {
-				chroma_codes(cb[r], pb, cw, 2);
-				chroma_codes(cr[r], pr, cw, 2);
-			}
-		} else {
-			uint8_t *pb = hqv_row(&job->dst, d->order[1], y + r);
-			uint8_t *pr = hqv_row(&job->dst, d->order[2], y + r);
-
-			if (d->hsub == 2) {
-				chroma_down(cb[r], pb, cw, 1, 1);
-				chroma_down(cr[r], pr, cw, 1, 1);
-			} else {
-				chroma_codes(cb[r], pb, cw, 1);
-				chroma_codes(cr[r], pr, cw, 1);
-			}
 		}
 	}
 }
@@ -719,8 +728,8 @@ static hqv_direct_fn *rgb_to_yuv_find(const struct hqv_job *job,
 
 	if (!color16_init(&job->plan, &c, rgb_to_yuv_codes))
 		return NULL;
-	/* Four chroma arrays, two luma rows and packed chroma codes. */
-	*scratch = row_stride(job->src.width) * (4 * sizeof(uint16_t) + 3);
+	/* Four chroma arrays, two luma rows and two rows of chroma codes. */
+	*scratch = row_stride(job->src.width) * (4 * sizeof(uint16_t) + 4);
 	switch (s->bytes_per_group[0] << 12 | s->order[0] << 8 |
 		s->order[1] << 4 | s->order[2]) {
 	case 0x3012:
