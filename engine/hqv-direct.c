@@ -485,7 +485,7 @@ rgb_to_samples(const struct color16 *c, const uint8_t *restrict in,
 	size_t x;
 
 	for (x = 0; x < w; x++) {
-		int16_t r, g, b;
+		int16_t r, g, b, vy, vb, vr;
 
 		if (bpp == 4) {
 			/* Two 16-bit halves: two streams to split, not four. */
@@ -502,10 +502,9 @@ rgb_to_samples(const struct color16 *c, const uint8_t *restrict in,
 			b = (int16_t)hqv_color_in_code(in[bpp * x + o_b]);
 		}
 
-		int16_t vy = color16_sum(m_y, oy, r, g, b);
-		int16_t vb = color16_sum(m_b, ob, r, g, b);
-		int16_t vr = color16_sum(m_r, or, r, g, b);
-
+		vy = color16_sum(m_y, oy, r, g, b);
+		vb = color16_sum(m_b, ob, r, g, b);
+		vr = color16_sum(m_r, or, r, g, b);
 		yc[x] = code_of(vy);
 		if (clamp) {
 			vb = clamp_eighths(vb);
