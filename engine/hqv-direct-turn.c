@@ -83,12 +83,14 @@ static void reverse_copy(uint8_t *restrict d, const uint8_t *restrict s,
 /* Bits of scratch_head.valid: which tile holds rows of this band. */
 #define VALID_LUMA	1u
 #define VALID_CHROMA	2u
+/* The luma tile went straight into the destination rows. */
+#define VALID_PLACED	4u
 
 struct scratch_head {
 	uint32_t valid;		/* zeroed by hqv_job_run() */
+	uint32_t band_end;	/* set by hqv_job_run() */
 	uint32_t tile_first;	/* the destination row the tile starts at */
 	uint32_t ctile_first;	/* the same for the chroma tile */
-	uint32_t pad;
 };
 
 /* Bytes of the chroma sums: two channels of n + 2 samples each. */
@@ -204,7 +206,7 @@ transpose8x4(uint64_t x[8][4])
  * turn: tile row t, pixel i is source column col(t), row y0 + i * di_y.
  */
 static inline __attribute__((always_inline)) void
-fill_tile_way(const struct hqv_job *job, uint8_t *restrict tile,
+fill_tile_way(const struct hqv_job *job, uint8_t *restrict tile, size_t pitch,
 	      uint32_t first, uint32_t count, const bool forwards)
 {
 	const struct hqv_plan *p = &job->plan;
@@ -235,8 +237,8 @@ fill_tile_way(const struct hqv_job *job, uint8_t *restrict tile,
 					t = forwards ? h + c :
 						       TILE_ROWS - 1 - h - c;
 					for (l = 0; l < 4; l++)
-						memcpy(tile + t * n + i + 8 * l,
-						       &x[c][l], 8);
+						memcpy(tile + t * pitch + i +
+						       8 * l, &x[c][l], 8);
 				}
 			}
 		}
@@ -251,7 +253,7 @@ fill_tile_way(const struct hqv_job *job, uint8_t *restrict tile,
 				transpose8(x);
 				for (c = 0; c < 8; c++) {
 					t = forwards ? h + c : TILE_ROWS - 1 - h - c;
-					memcpy(tile + t * n + i, &x[c], 8);
+					memcpy(tile + t * pitch + i, &x[c], 8);
 				}
 			}
 		}
@@ -263,20 +265,20 @@ fill_tile_way(const struct hqv_job *job, uint8_t *restrict tile,
 		size_t k;
 
 		for (k = i; k < n; k++)
-			tile[t * n + k] =
+			tile[t * pitch + k] =
 				s[(ptrdiff_t)k * step + (ptrdiff_t)col];
 	}
 }
 
 /* One function per direction across the source. */
 static HQV_ROW_CLONES void
-fill_tile(const struct hqv_job *job, uint8_t *restrict tile, uint32_t first,
-	  uint32_t count)
+fill_tile(const struct hqv_job *job, uint8_t *restrict tile, size_t pitch,
+	  uint32_t first, uint32_t count)
 {
 	if (job->plan.dj_x > 0)
-		fill_tile_way(job, tile, first, count, true);
+		fill_tile_way(job, tile, pitch, first, count, true);
 	else
-		fill_tile_way(job, tile, first, count, false);
+		fill_tile_way(job, tile, pitch, first, count, false);
 }
 
 /* Destination luma rows y and y + 1 of the reoriented source. */
@@ -296,13 +298,28 @@ luma_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 		if (!(head->valid & VALID_LUMA) || head->tile_first != first) {
 			uint32_t count = job->dst.height - first;
 
-			fill_tile(job, tile, first,
-				  count < TILE_ROWS ? count : TILE_ROWS);
+			if (count > TILE_ROWS)
+				count = TILE_ROWS;
+			head->valid &= ~VALID_PLACED;
+			/*
+			 * A tile whose rows all belong to the band (it starts
+			 * here, ends by the band's end) goes straight to the
+			 * destination; else to scratch, copied row by row.
+			 */
+			if (y == first && first + count <= head->band_end) {
+				fill_tile(job, a, job->dst.bytesperline[0],
+					  first, count);
+				head->valid |= VALID_PLACED;
+			} else {
+				fill_tile(job, tile, n, first, count);
+			}
 			head->valid |= VALID_LUMA;
 			head->tile_first = first;
 		}
-		memcpy(a, tile + (y - first) * n, n);
-		memcpy(b, tile + (y + 1 - first) * n, n);
+		if (!(head->valid & VALID_PLACED)) {
+			memcpy(a, tile + (y - first) * n, n);
+			memcpy(b, tile + (y + 1 - first) * n, n);
+		}
 		return;
 	}
 	for (r = 0; r < 2; r++) {

@@ -136,7 +136,9 @@ hqv_direct_fn *hqv_direct_place_find(const struct hqv_job *job,
  * (hqv-direct-scale.c) and blend deinterlacing (hqv-direct-deint.c); each
  * as hqv_direct_find(). A direct row that keeps what it read for the next
  * row pairs of a band finds the first uint32_t of its scratch zero at the
- * start of each band (hqv_job_run()), so nothing outlives a band.
+ * start of each band (hqv_job_run()), so nothing outlives a band, and the
+ * second the band's end row, past which it must not write; what it keeps
+ * starts after them.
  */
 hqv_direct_fn *hqv_direct_turn_find(const struct hqv_job *job, size_t *scratch);
 hqv_direct_fn *hqv_direct_flip_find(const struct hqv_job *job, size_t *scratch);

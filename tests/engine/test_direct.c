@@ -261,6 +261,7 @@ static void run_case(const struct direct_case *c)
 	struct hqv_image general;
 	struct hqv_job job;
 	char what[200];
+	int pass;
 
 	snprintf(what, sizeof(what), "%s %ux%u to %s %ux%u turned %u%s%s, "
 		 "crop %u,%u %ux%u, field %d", c->src, c->width, c->height,
@@ -289,8 +290,14 @@ static void run_case(const struct direct_case *c)
 	engine_run(&job, BAND_ROWS);
 	cr_assert_not_null(job.plan.direct, "%s takes a direct row", what);
 
-	{
+	/* In bands of BAND_ROWS, then in one band (tiles that fit a band). */
+	for (pass = 0; pass < 2; pass++) {
 		struct hqv_image direct = job.dst;
+
+		if (pass) {
+			image_fill_byte(&job.dst, 0x5a);
+			engine_run(&job, dh);
+		}
 
 		job.dst = general;
 		cr_assert_eq(hqv_job_prepare(&job), 0);
