@@ -70,10 +70,11 @@ static void reverse_copy(uint8_t *restrict d, const uint8_t *restrict s,
 /*
  * A quarter turn reads a cache line of every source row for each pair of
  * destination rows. Instead, TILE_ROWS destination rows are transposed at
- * once into the band's scratch memory, 8 x 8 bytes at a time, and the
- * following pairs of the same run copy theirs from there. hqv_job_run()
- * zeroes the scratch's first word before a run, so a tile never outlives
- * the run that read it.
+ * once, 8 x 8 bytes at a time: straight into the destination when the
+ * band holds all of them, else into the band's scratch memory, from which
+ * the following pairs of the same run copy theirs. hqv_job_run() zeroes
+ * the scratch's first word before a run, so a tile never outlives the run
+ * that read it, and puts the run's end in the second.
  */
 #define TILE_ROWS	16
 
