@@ -94,10 +94,12 @@ PACKED422_TO_420(packed422_to_420_120, 1, 2, 0)
 
 /*
  * The colour step (docs/engine.md, Precision) in 16-bit lanes: the plan's
- * matrix and offsets as int16_t, which they are whenever no sum of the
- * step can leave int16_t (every product is at most |m| / 2 + 1, the
- * inputs d being at most 2^14 in size); jobs whose matrix could take
- * the pipeline. The offsets hold a rounding to code values when asked.
+ * matrix and offsets as int16_t, used when no partial sum of the step can
+ * leave int16_t (each product is at most |m| / 2 + 1 in size, the inputs
+ * d being at most 2^14); jobs whose sums could take the pipeline (none
+ * on a grid of every encoding, quantization and extreme proc-amp: |m|
+ * stays below 17500). The offsets hold a rounding to code values when
+ * asked.
  */
 struct color16 {
 	int16_t m[3][3];
