@@ -113,8 +113,11 @@ static bool procamp_neutral(const struct hqv_procamp *p)
 }
 
 /*
- * The matrix from source code values to destination code values, as
- * coefficients in Q12 and offsets in Q12 of samples (code << FRAC_BITS).
+ * The matrix from source code values to destination code values, k, and
+ * its offset, as the colour step applies them (docs/engine.md,
+ * Precision): coefficients k * 2^HQV_MATRIX_BITS, and offsets in eighths
+ * of a code value that also hold what centring the inputs on 128 takes
+ * away (1024 k per input, in eighths); all rounded to nearest.
  */
 static void compose(int32_t coef[3][3], int32_t offset[3], bool src_yuv,
 		    enum hqv_quantization src_q, bool dst_yuv,
@@ -168,7 +171,7 @@ static void compose(int32_t coef[3][3], int32_t offset[3], bool src_yuv,
 	}
 
 	for (i = 0; i < 3; i++) {
-		/* Q12 of samples: the constant terms scale by HQV_ONE too. */
+		/* Q30 of code values, then in eighths with the centring. */
 		int64_t off = ((int64_t)out.offset[i] << 30) +
 			      bias[i] * out.range[i];
 
@@ -176,10 +179,13 @@ static void compose(int32_t coef[3][3], int32_t offset[3], bool src_yuv,
 			int64_t k = hqv_div_s64(m[i][j] * out.range[i],
 						in.range[j]);
 
-			coef[i][j] = (int32_t)((k + (1 << 17)) >> 18);
-			off -= k * in.offset[j];
+			coef[i][j] = (int32_t)((k + (1 << (29 -
+						HQV_MATRIX_BITS))) >>
+					       (30 - HQV_MATRIX_BITS));
+			off += k * (128 - in.offset[j]);
 		}
-		offset[i] = (int32_t)((off * HQV_ONE + (1LL << 17)) >> 18);
+		offset[i] = (int32_t)((off * (1 << HQV_COLOR_BITS) +
+				       (1LL << 29)) >> 30);
 	}
 }
 
@@ -207,38 +213,52 @@ int hqv_color_plan(struct hqv_job *job)
 		dst->quantization, dst->encoding, dst->encoding,
 		&(struct hqv_procamp){ 0 });
 	for (i = 0; i < 3; i++) {
-		int32_t v = offset[i] + (1 << (HQV_MATRIX_BITS - 1));
+		int32_t v = offset[i];
 
 		for (j = 0; j < 3; j++)
-			v += coef[i][j] * bg[j] * HQV_ONE;
-		plan->background[i] = hqv_clamp_sample(v >> HQV_MATRIX_BITS);
+			v += hqv_color_product(hqv_color_in_code(bg[j]),
+					       coef[i][j]);
+		v = v < 0 ? 0 : v > HQV_COLOR_MAX ? HQV_COLOR_MAX : v;
+		plan->background[i] = v << (HQV_FRAC_BITS - HQV_COLOR_BITS);
 	}
 	plan->background[3] = job->alpha * HQV_ONE;
 	return 0;
 }
 
+/* The colour step's output sample from its sum (docs/engine.md). */
+static inline __attribute__((always_inline)) uint16_t color_out(int32_t v)
+{
+	v = v < 0 ? 0 : v > HQV_COLOR_MAX ? HQV_COLOR_MAX : v;
+	return v << (HQV_FRAC_BITS - HQV_COLOR_BITS);
+}
+
 void hqv_color_apply(const struct hqv_plan *plan, struct hqv_line *line,
 		     uint32_t n)
 {
-	const int32_t round = 1 << (HQV_MATRIX_BITS - 1);
 	const int32_t m00 = plan->matrix[0][0], m01 = plan->matrix[0][1],
 		      m02 = plan->matrix[0][2], m10 = plan->matrix[1][0],
 		      m11 = plan->matrix[1][1], m12 = plan->matrix[1][2],
 		      m20 = plan->matrix[2][0], m21 = plan->matrix[2][1],
 		      m22 = plan->matrix[2][2];
-	const int32_t o0 = plan->offset[0] + round;
-	const int32_t o1 = plan->offset[1] + round;
-	const int32_t o2 = plan->offset[2] + round;
+	const int32_t o0 = plan->offset[0], o1 = plan->offset[1];
+	const int32_t o2 = plan->offset[2];
 	uint16_t *restrict c0 = line->c[0], *restrict c1 = line->c[1];
 	uint16_t *restrict c2 = line->c[2];
-	uint32_t x;
+	size_t x;
 
 	/* Straight-line arithmetic on distinct arrays: vectorisable. */
 	for (x = 0; x < n; x++) {
-		int32_t a = c0[x], b = c1[x], c = c2[x];
+		int32_t a = hqv_color_in(c0[x]), b = hqv_color_in(c1[x]);
+		int32_t c = hqv_color_in(c2[x]);
 
-		c0[x] = hqv_clamp_sample((m00 * a + m01 * b + m02 * c + o0) >> HQV_MATRIX_BITS);
-		c1[x] = hqv_clamp_sample((m10 * a + m11 * b + m12 * c + o1) >> HQV_MATRIX_BITS);
-		c2[x] = hqv_clamp_sample((m20 * a + m21 * b + m22 * c + o2) >> HQV_MATRIX_BITS);
+		c0[x] = color_out(hqv_color_product(a, m00) +
+				  hqv_color_product(b, m01) +
+				  hqv_color_product(c, m02) + o0);
+		c1[x] = color_out(hqv_color_product(a, m10) +
+				  hqv_color_product(b, m11) +
+				  hqv_color_product(c, m12) + o1);
+		c2[x] = color_out(hqv_color_product(a, m20) +
+				  hqv_color_product(b, m21) +
+				  hqv_color_product(c, m22) + o2);
 	}
 }

@@ -25,6 +25,7 @@
  */
 struct flip_head {
 	uint32_t valid;
+	uint32_t band_end;	/* hqv_job_run()'s, unused */
 	hqv_direct_fn *place;	/* the direct row without the flip */
 };
 

@@ -32,6 +32,7 @@ struct taps {
 
 struct scale_state {
 	uint32_t started;	/* zero at a band's start (hqv_job_run()) */
+	uint32_t band_end;	/* the band's end row (hqv_job_run()) */
 	int32_t row[2];		/* source rows the slots hold, or -1 */
 	struct taps taps[2];	/* luma, chroma (the same for 4:4:4) */
 	uint32_t *v[3];		/* a source row per channel, as v pairs */

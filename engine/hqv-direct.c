@@ -93,79 +93,142 @@ PACKED422_TO_420(packed422_to_420_102, 1, 0, 2)
 PACKED422_TO_420(packed422_to_420_120, 1, 2, 0)
 
 /*
- * Y'CbCr to 24- or 32-bit R'G'B', two simple loops per row. The pipeline
- * computes, for each pixel, the clamped sample
- *   v = clamp((m0 Y + m1 Cb + m2 Cr + off + 2^11) >> 12, 0, 255 << 6)
- * and the code value (v + 2^5) >> 6, with Y = luma << 6 and Cb, Cr
- * interpolated down (3/4 of the own chroma row, 1/4 of the neighbour's:
- * multiples of 16) and then across (an odd column the rounded mean of the
- * two around it). That equals
- *   clamp((m0 Y + T + 2^17) >> 18, 0, 255),  T = m1 Cb + m2 Cr + off + 2^11
- * (a floor of a floor is one floor, and whatever v the clamp moves rounds
- * to 0 or past 255 alike). T is linear in Cb and Cr, and an odd column's
- * chroma is an exact mean (the sum of two multiples of 16 is even), so its
- * T is the exact mean of its neighbours' T: the first loop computes T for
- * each chroma sample, six products per sample instead of per pixel, and
- * the second adds the luma term, the same for R, G and B (Y'CbCr to R'G'B'
- * weighs luma alike in all three; other matrices take the pipeline), and
- * stores bytes at offsets that are constants in each wrapper.
+ * The colour step (docs/engine.md, Precision) in 16-bit lanes: the plan's
+ * matrix and offsets as int16_t, used when no partial sum of the step can
+ * leave int16_t (each product is at most |m| / 2 + 1 in size, the inputs
+ * d being at most 2^14); jobs whose sums could take the pipeline (none
+ * on a grid of every encoding, quantization and extreme proc-amp: |m|
+ * stays below 17500). The offsets hold a rounding to code values when
+ * asked.
  */
-
-/* Elements per scratch array: whole 32-byte vectors, one spare sample. */
-static size_t terms_stride(uint32_t width)
-{
-	return ((size_t)width + 1 + 7) & ~(size_t)7;
-}
-
-/* The plan's matrix in registers: uint8_t stores could alias the plan. */
-struct terms_matrix {
-	int32_t luma;		/* m0 << HQV_FRAC_BITS, for code values */
-	int32_t cb[3], cr[3];	/* R, G, B */
-	int32_t off[3];		/* with both roundings */
+struct color16 {
+	int16_t m[3][3];
+	int16_t o[3];
 };
 
-/*
- * T of R, G and B for count chroma samples, step bytes apart in rows a
- * (this chroma row) and b (its neighbour). Where chroma is not subsampled
- * down, b is a, and (3 a + a) * HQV_ONE / 4 is a * HQV_ONE: one expression
- * serves both. t[count] repeats the last, the clamped right neighbour.
- */
-static inline __attribute__((always_inline)) void
-chroma_terms(const struct terms_matrix *mx, const uint8_t *restrict a_cb,
-	     const uint8_t *restrict b_cb, const uint8_t *restrict a_cr,
-	     const uint8_t *restrict b_cr, size_t count, const size_t step,
-	     int32_t *restrict tr, int32_t *restrict tg, int32_t *restrict tb)
+static bool color16_init(const struct hqv_plan *plan, struct color16 *c,
+			 const bool *to_code)
 {
-	const int32_t r1 = mx->cb[0], r2 = mx->cr[0], r0 = mx->off[0];
-	const int32_t g1 = mx->cb[1], g2 = mx->cr[1], g0 = mx->off[1];
-	const int32_t b1 = mx->cb[2], b2 = mx->cr[2], b0 = mx->off[2];
-	size_t k;
+	unsigned int i, j;
 
-	for (k = 0; k < count; k++) {
-		int32_t cb = (3 * a_cb[k * step] + b_cb[k * step]) *
-			     (HQV_ONE / 4);
-		int32_t cr = (3 * a_cr[k * step] + b_cr[k * step]) *
-			     (HQV_ONE / 4);
+	for (i = 0; i < 3; i++) {
+		int32_t o = plan->offset[i] +
+			    (to_code[i] ? 1 << (HQV_COLOR_BITS - 1) : 0);
+		int32_t bound = o < 0 ? -o : o;
 
-		tr[k] = r1 * cb + r2 * cr + r0;
-		tg[k] = g1 * cb + g2 * cr + g0;
-		tb[k] = b1 * cb + b2 * cr + b0;
+		for (j = 0; j < 3; j++) {
+			int32_t m = plan->matrix[i][j];
+
+			bound += (m < 0 ? -m : m) / 2 + 1;
+			c->m[i][j] = m;
+		}
+		if (bound > 32767)
+			return false;
+		c->o[i] = o;
 	}
-	tr[count] = tr[count - 1];
-	tg[count] = tg[count - 1];
-	tb[count] = tb[count - 1];
+	return true;
 }
 
 /*
- * The chroma terms of source row y, and where its lumas are, one byte
- * apart: in the source, or picked out of a packed row into lbuf.
+ * Whether output i of the colour step never leaves 0..max for inputs d
+ * in lo..hi: each product is monotonic in d, so the sum's extremes are
+ * at the ends.
+ */
+static bool color16_within(const struct color16 *c, unsigned int i,
+			   int32_t lo, int32_t hi, int32_t max)
+{
+	int32_t v_lo = c->o[i], v_hi = c->o[i];
+	unsigned int j;
+
+	for (j = 0; j < 3; j++) {
+		int32_t a = hqv_color_product(lo, c->m[i][j]);
+		int32_t b = hqv_color_product(hi, c->m[i][j]);
+
+		v_lo += a < b ? a : b;
+		v_hi += a < b ? b : a;
+	}
+	return v_lo >= 0 && v_hi <= max;
+}
+
+/* One output of the colour step, before the clamp. */
+static inline __attribute__((always_inline)) int16_t
+color16_sum(const int16_t m[3], int16_t o, int16_t a, int16_t b, int16_t c)
+{
+	return (int16_t)(hqv_color_product(a, m[0]) +
+			 hqv_color_product(b, m[1]) +
+			 hqv_color_product(c, m[2]) + o);
+}
+
+/* A code value from a sum that holds its rounding. */
+static inline __attribute__((always_inline)) uint8_t code_of(int16_t v)
+{
+	v >>= HQV_COLOR_BITS;
+	v = v < 0 ? 0 : v;
+	return v > 255 ? 255 : v;
+}
+
+/*
+ * Y'CbCr to 24- or 32-bit R'G'B', two simple loops per row. The first
+ * interpolates chroma to every pixel as the pipeline does (down, 3/4 of
+ * the own chroma row and 1/4 of the neighbour's; across, an odd column
+ * the mean of the two around it, which is exact: both are multiples of
+ * 16) and keeps it as the colour step's inputs d; the second puts each
+ * pixel through the colour step and stores bytes at offsets that are
+ * constants in each wrapper.
+ */
+
+/* Elements per scratch array: whole 32-byte vectors. */
+static size_t row_stride(uint32_t width)
+{
+	return ((size_t)width + 31) & ~(size_t)31;
+}
+
+/* d of the chroma sample 16 u (u: 3 a + b, or 4 a where not interpolated). */
+static inline __attribute__((always_inline)) int16_t chroma_d(uint32_t u)
+{
+	return (int16_t)(32 * u - (256 << HQV_FRAC_BITS));
+}
+
+/*
+ * d of one chroma channel for every pixel of a row: count samples, step
+ * bytes apart, in rows a (this chroma row) and b (its neighbour; a where
+ * chroma is not subsampled down: 3 a + a is 4 a); half: a sample every
+ * other pixel, the odd ones between two (the last, beside the one before).
+ * Two loops for half: the sums u of each sample into u (count + 1), then
+ * each pixel's d from them, so that neither needs more than one stride.
+ */
+static inline __attribute__((always_inline)) void
+chroma_ds(const uint8_t *restrict a, const uint8_t *restrict b, size_t count,
+	  const size_t step, const bool half, uint16_t *restrict u,
+	  int16_t *restrict d)
+{
+	size_t k;
+
+	if (!half) {
+		for (k = 0; k < count; k++)
+			d[k] = chroma_d(3 * a[k * step] + b[k * step]);
+		return;
+	}
+	for (k = 0; k < count; k++)
+		u[k] = 3 * a[k * step] + b[k * step];
+	u[count] = u[count - 1];
+	for (k = 0; k < count; k++) {
+		d[2 * k] = chroma_d(u[k]);
+		d[2 * k + 1] = (int16_t)(16 * (u[k] + u[k + 1]) -
+					 (256 << HQV_FRAC_BITS));
+	}
+}
+
+/*
+ * Chroma d of source row y for every pixel, and where its lumas are, one
+ * byte apart: in the source, or picked out of a packed row into lbuf.
  */
 static HQV_ROW_CLONES void
-yuv_terms(const struct hqv_job *job, const struct terms_matrix *mx,
-	  uint32_t y, uint8_t *restrict lbuf, int32_t *tr, int32_t *tg,
-	  int32_t *tb, const uint8_t **lumas)
+yuv_ds(const struct hqv_job *job, uint32_t y, uint8_t *restrict lbuf,
+       uint16_t *u, int16_t *dcb, int16_t *dcr, const uint8_t **lumas)
 {
 	const size_t w = job->src.width;
+	const bool half = job->src.fmt->hsub == 2;
 	struct hqv_yuv_row row;
 	const uint8_t *luma;
 	size_t x;
@@ -182,81 +245,94 @@ yuv_terms(const struct hqv_job *job, const struct terms_matrix *mx,
 	/* The step as a constant in each loop, by family. */
 	switch (row.c_step) {
 	case 1:
-		chroma_terms(mx, row.cb[0], row.cb[1], row.cr[0], row.cr[1],
-			     row.c_count, 1, tr, tg, tb);
+		chroma_ds(row.cb[0], row.cb[1], row.c_count, 1, half, u, dcb);
+		chroma_ds(row.cr[0], row.cr[1], row.c_count, 1, half, u, dcr);
 		break;
 	case 2:
-		chroma_terms(mx, row.cb[0], row.cb[1], row.cr[0], row.cr[1],
-			     row.c_count, 2, tr, tg, tb);
+		if (half) {
+			chroma_ds(row.cb[0], row.cb[1], row.c_count, 2, true,
+				  u, dcb);
+			chroma_ds(row.cr[0], row.cr[1], row.c_count, 2, true,
+				  u, dcr);
+		} else {
+			chroma_ds(row.cb[0], row.cb[1], row.c_count, 2, false,
+				  u, dcb);
+			chroma_ds(row.cr[0], row.cr[1], row.c_count, 2, false,
+				  u, dcr);
+		}
 		break;
 	default:
-		chroma_terms(mx, row.cb[0], row.cb[1], row.cr[0], row.cr[1],
-			     row.c_count, 4, tr, tg, tb);
+		chroma_ds(row.cb[0], row.cb[1], row.c_count, 4, true, u, dcb);
+		chroma_ds(row.cr[0], row.cr[1], row.c_count, 4, true, u, dcr);
 		break;
 	}
 	*lumas = luma;
 }
 
-/* A code value from a sum that holds both roundings. */
-static inline __attribute__((always_inline)) uint32_t
-code_of(int32_t v)
-{
-	v >>= HQV_MATRIX_BITS + HQV_FRAC_BITS;
-	v = v < 0 ? 0 : v;
-	return v > 255 ? 255 : v;
-}
-
-/* A byte at memory offset o of a 32-bit word, in the CPU's byte order. */
-static inline __attribute__((always_inline)) uint32_t
-byte_at(uint32_t v, const size_t o)
+/* The 16 bits whose bytes in memory are b0, then b1. */
+static inline __attribute__((always_inline)) uint16_t
+bytes16(uint8_t b0, uint8_t b1)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return v << (8 * (3 - o));
+	return (uint16_t)(b0 << 8 | b1);
 #else
-	return v << (8 * o);
+	return (uint16_t)(b0 | b1 << 8);
 #endif
 }
 
-/*
- * One pixel from its luma term and chroma terms, at out: one 32-bit word,
- * so that the vectoriser stores it whole rather than byte by byte.
- */
-static inline __attribute__((always_inline)) void
-rgb_pixel(uint8_t *restrict out, int32_t yt, int32_t r, int32_t g,
-	  int32_t b, const size_t o_r, const size_t o_g, const size_t o_b,
-	  uint32_t extra)
+/* Of R, G, B and the fourth byte, the one at byte offset o of a pixel. */
+static inline __attribute__((always_inline)) uint8_t
+byte_for(const size_t o, const size_t o_r, const size_t o_g,
+	 const size_t o_b, uint8_t r, uint8_t g, uint8_t b, uint8_t extra)
 {
-	uint32_t v = byte_at(code_of(yt + r), o_r) |
-		     byte_at(code_of(yt + g), o_g) |
-		     byte_at(code_of(yt + b), o_b) |
-		     byte_at(extra, 6 - o_r - o_g - o_b);
-
-	memcpy(out, &v, 4);
+	return o == o_r ? r : o == o_g ? g : o == o_b ? b : extra;
 }
 
-/* A row of w pixels from lumas and terms; half: chroma every other pixel. */
+/*
+ * A row of w 32-bit pixels from lumas and chroma d. Each pixel is stored
+ * as two 16-bit halves, which the vectoriser interleaves whole. lean: the
+ * matrix weighs luma alike in R, G and B, and R takes no Cb, B no Cr (as
+ * Y'CbCr to R'G'B' does without a hue turn), so the products that are
+ * equal or zero are left out; the sums are the same.
+ */
 static inline __attribute__((always_inline)) void
-terms_to_rgb(const uint8_t *restrict luma, const int32_t *restrict tr,
-	     const int32_t *restrict tg, const int32_t *restrict tb,
-	     uint8_t *restrict out, const size_t w, const int32_t ly,
-	     const bool half, const size_t o_r, const size_t o_g,
-	     const size_t o_b, const uint32_t extra)
+ds_to_rgb(const struct color16 *c, const uint8_t *restrict luma,
+	  const int16_t *restrict dcb, const int16_t *restrict dcr,
+	  uint8_t *restrict out, const size_t w, const size_t o_r,
+	  const size_t o_g, const size_t o_b, const uint8_t extra,
+	  const bool lean)
 {
-	size_t k;
+	const int16_t *mr = c->m[0], *mg = c->m[1], *mb = c->m[2];
+	const int16_t m_r[3] = { mr[0], mr[1], mr[2] };
+	const int16_t m_g[3] = { mg[0], mg[1], mg[2] };
+	const int16_t m_b[3] = { mb[0], mb[1], mb[2] };
+	const int16_t or = c->o[0], og = c->o[1], ob = c->o[2];
+	size_t x;
 
-	if (!half) {
-		for (k = 0; k < w; k++)
-			rgb_pixel(out + 4 * k, ly * luma[k], tr[k], tg[k],
-				  tb[k], o_r, o_g, o_b, extra);
-		return;
-	}
-	/* The odd pixel's terms: the exact mean of its neighbours'. */
-	for (k = 0; k < w / 2; k++) {
-		rgb_pixel(out + 8 * k, ly * luma[2 * k], tr[k], tg[k], tb[k],
-			  o_r, o_g, o_b, extra);
-		rgb_pixel(out + 8 * k + 4, ly * luma[2 * k + 1],
-			  (tr[k] + tr[k + 1]) >> 1, (tg[k] + tg[k + 1]) >> 1,
-			  (tb[k] + tb[k + 1]) >> 1, o_r, o_g, o_b, extra);
+	for (x = 0; x < w; x++) {
+		int16_t a = (int16_t)hqv_color_in_code(luma[x]);
+		uint8_t r, g, b;
+		uint16_t lo, hi;
+
+		if (lean) {
+			int16_t l = hqv_color_product(a, m_r[0]);
+
+			r = code_of(l + hqv_color_product(dcr[x], m_r[2]) + or);
+			g = code_of(l + hqv_color_product(dcb[x], m_g[1]) +
+				    hqv_color_product(dcr[x], m_g[2]) + og);
+			b = code_of(l + hqv_color_product(dcb[x], m_b[1]) + ob);
+		} else {
+			r = code_of(color16_sum(m_r, or, a, dcb[x], dcr[x]));
+			g = code_of(color16_sum(m_g, og, a, dcb[x], dcr[x]));
+			b = code_of(color16_sum(m_b, ob, a, dcb[x], dcr[x]));
+		}
+		lo = bytes16(byte_for(0, o_r, o_g, o_b, r, g, b, extra),
+			     byte_for(1, o_r, o_g, o_b, r, g, b, extra));
+		hi = bytes16(byte_for(2, o_r, o_g, o_b, r, g, b, extra),
+			     byte_for(3, o_r, o_g, o_b, r, g, b, extra));
+
+		memcpy(out + 4 * x, &lo, 2);
+		memcpy(out + 4 * x + 2, &hi, 2);
 	}
 }
 
@@ -278,40 +354,37 @@ yuv_to_rgb_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 		const size_t bpp, const size_t o_r, const size_t o_g,
 		const size_t o_b)
 {
-	const struct hqv_plan *plan = &job->plan;
+	static const bool to_code[3] = { true, true, true };
 	const uint32_t w = job->src.width;
-	const size_t stride = terms_stride(w);
-	const uint32_t extra = hqv_format_has_alpha(job->dst.fmt) ?
-			       job->alpha : 0xff;
-	const bool half = job->src.fmt->hsub == 2;
-	int32_t *tr = scratch, *tg = tr + stride, *tb = tg + stride;
-	uint8_t *lbuf = (uint8_t *)(tb + stride);
+	const size_t stride = row_stride(w);
+	const uint8_t extra = hqv_format_has_alpha(job->dst.fmt) ?
+			      job->alpha : 0xff;
+	int16_t *dcb = scratch, *dcr = dcb + stride;
+	uint16_t *u = (uint16_t *)(dcr + stride);
+	uint8_t *lbuf = (uint8_t *)(u + stride);
 	/* 24-bit rows are built as 32-bit ones first, bytes 0 to 2. */
-	uint8_t *wbuf = lbuf + 4 * stride;
-	struct terms_matrix mx;
-	unsigned int i;
+	uint8_t *wbuf = lbuf + stride;
+	struct color16 c;
 	uint32_t r;
+	bool lean;
 
-	mx.luma = plan->matrix[0][0] * HQV_ONE;
-	for (i = 0; i < 3; i++) {
-		mx.cb[i] = plan->matrix[i][1];
-		mx.cr[i] = plan->matrix[i][2];
-		mx.off[i] = plan->offset[i] + (1 << (HQV_MATRIX_BITS - 1)) +
-			    (1 << (HQV_MATRIX_BITS + HQV_FRAC_BITS - 1));
-	}
+	/* Checked by yuv_to_rgb_find(). */
+	color16_init(&job->plan, &c, to_code);
+	lean = c.m[1][0] == c.m[0][0] && c.m[2][0] == c.m[0][0] &&
+	       !c.m[0][1] && !c.m[2][2];
 	for (r = 0; r < 2; r++) {
+		uint8_t *out = bpp == 4 ? hqv_row(&job->dst, 0, y + r) : wbuf;
 		const uint8_t *luma;
 
-		yuv_terms(job, &mx, y + r, lbuf, tr, tg, tb, &luma);
-
-		if (bpp == 4) {
-			terms_to_rgb(luma, tr, tg, tb, hqv_row(&job->dst, 0, y + r),
-				     w, mx.luma, half, o_r, o_g, o_b, extra);
-		} else {
-			terms_to_rgb(luma, tr, tg, tb, wbuf, w, mx.luma, half,
-				     o_r, o_g, o_b, extra);
+		yuv_ds(job, y + r, lbuf, u, dcb, dcr, &luma);
+		if (lean)
+			ds_to_rgb(&c, luma, dcb, dcr, out, w, o_r, o_g, o_b,
+				  extra, true);
+		else
+			ds_to_rgb(&c, luma, dcb, dcr, out, w, o_r, o_g, o_b,
+				  extra, false);
+		if (bpp == 3)
 			rgb32_to_24(wbuf, hqv_row(&job->dst, 0, y + r), w);
-		}
 	}
 }
 
@@ -333,14 +406,15 @@ YUV_TO_RGB(yuv_to_rgb_4_321, 4, 3, 2, 1)
 static hqv_direct_fn *yuv_to_rgb_find(const struct hqv_job *job,
 				      size_t *scratch)
 {
+	static const bool to_code[3] = { true, true, true };
 	const struct hqv_format *d = job->dst.fmt;
-	const int32_t(*m)[3] = job->plan.matrix;
+	struct color16 c;
 
-	/* The luma term is computed once for R, G and B. */
-	if (m[1][0] != m[0][0] || m[2][0] != m[0][0])
+	if (!color16_init(&job->plan, &c, to_code))
 		return NULL;
-	/* Terms, packed lumas, 24-bit destinations' 32-bit row. */
-	*scratch = terms_stride(job->src.width) * (3 * sizeof(int32_t) + 8);
+	/* Chroma d, sums, packed lumas, 24-bit destinations' 32-bit row. */
+	*scratch = row_stride(job->src.width) *
+		   (3 * sizeof(int16_t) + 1 + 4);
 	switch (d->bytes_per_group[0] << 12 | d->order[0] << 8 |
 		d->order[1] << 4 | d->order[2]) {
 	case 0x3012:
@@ -362,129 +436,115 @@ static hqv_direct_fn *yuv_to_rgb_find(const struct hqv_job *job,
 /*
  * 24- or 32-bit R'G'B' to Y'CbCr, the pipeline's arithmetic in simple
  * loops. The first, one per source byte order, puts each pixel of a row
- * through the matrix: luma straight to code values (clamping and the two
- * roundings folded into one shift, as for Y'CbCr to R'G'B' above), Cb and
- * Cr to clamped samples in scratch arrays, since chroma is averaged before
- * it is rounded. The second averages chroma down as hqv-pack.c does: the
- * [1 2 1] / 4 filter across (left index clamped; the right one never
- * needs it, widths being even) over the sum of the row pair for 4:2:0,
- * all in one rounding, and stores the code values in the destination's
- * layout.
+ * through the colour step: luma straight to code values, Cb and Cr to
+ * clamped sums in eighths of a code value in scratch arrays, since chroma
+ * is averaged before it is rounded. The second averages chroma down as
+ * hqv-pack.c does: the [1 2 1] / 4 filter across (left index clamped; the
+ * right one never needs it, widths being even) over the sum of the row
+ * pair for 4:2:0, all in one rounding (the pipeline's samples are eighths
+ * times 2^(HQV_FRAC_BITS - HQV_COLOR_BITS), which its rounding drops
+ * exactly), and stores the code values in the destination's layout.
  */
 
-/* Samples per scratch array: whole 32-byte vectors. */
-static size_t samples_stride(uint32_t width)
-{
-	return ((size_t)width + 15) & ~(size_t)15;
-}
-
-/*
- * The plan's matrix in registers, applied to code values rather than
- * samples (code << 6): (64 s + o) >> n is (s + (o >> 6)) >> (n - 6) for
- * n >= 6, since the bits o loses are less than one step of 64 s.
- */
-struct rgb_matrix {
-	int32_t m[3][3];
-	int32_t o[3];		/* with the roundings, >> HQV_FRAC_BITS */
-};
-
-/* A byte at memory offset o of a 32-bit word, in the CPU's byte order. */
+/* Byte o of a 32-bit pixel read as two 16-bit halves, in memory order. */
 static inline __attribute__((always_inline)) uint32_t
-byte_of(uint32_t v, const size_t o)
+byte_in(const uint16_t h[2], const size_t o)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return (v >> (8 * (3 - o))) & 0xff;
+	return o % 2 ? h[o / 2] & 0xff : h[o / 2] >> 8;
 #else
-	return (v >> (8 * o)) & 0xff;
+	return o % 2 ? h[o / 2] >> 8 : h[o / 2] & 0xff;
 #endif
 }
 
-/* A clamped sample from a sum over code values. */
+/* A chroma output in eighths, clamped as the colour step clamps. */
 static inline __attribute__((always_inline)) uint16_t
-clamp_shift(int32_t v)
+clamp_eighths(int16_t v)
 {
-	return hqv_clamp_sample(v >> (HQV_MATRIX_BITS - HQV_FRAC_BITS));
-}
-
-/* A code value from a sum over code values that holds both roundings. */
-static inline __attribute__((always_inline)) uint32_t
-code_of_codes(int32_t v)
-{
-	v >>= HQV_MATRIX_BITS;
 	v = v < 0 ? 0 : v;
-	return v > 255 ? 255 : v;
+	return v > HQV_COLOR_MAX ? HQV_COLOR_MAX : v;
 }
 
 /*
- * One row of w pixels to luma codes and chroma samples; with add, the
- * samples are added to those cb and cr hold (a row pair's sums for 4:2:0,
- * at most 2 * 255 << 6).
+ * One row of w pixels to luma codes and chroma in eighths; with add, the
+ * chroma is added to what cb and cr hold (a row pair's sums for 4:2:0, at
+ * most 2 * HQV_COLOR_MAX). Without clamp, the caller has found that no
+ * chroma can need clamping (as with the usual matrices), and the loop
+ * leaves the clamps out (luma codes keep theirs: without, the vectoriser
+ * no longer sees the rounded high product).
  */
 static inline __attribute__((always_inline)) void
-rgb_to_samples(const struct rgb_matrix *mx, const uint8_t *restrict in,
+rgb_to_samples(const struct color16 *c, const uint8_t *restrict in,
 	       uint8_t *restrict yc, uint16_t *restrict cb,
 	       uint16_t *restrict cr, const size_t w, const size_t bpp,
 	       const size_t o_r, const size_t o_g, const size_t o_b,
-	       const bool add)
+	       const bool add, const bool clamp)
 {
-	const int32_t m00 = mx->m[0][0], m01 = mx->m[0][1], m02 = mx->m[0][2];
-	const int32_t m10 = mx->m[1][0], m11 = mx->m[1][1], m12 = mx->m[1][2];
-	const int32_t m20 = mx->m[2][0], m21 = mx->m[2][1], m22 = mx->m[2][2];
-	const int32_t o0 = mx->o[0], o1 = mx->o[1], o2 = mx->o[2];
+	const int16_t m_y[3] = { c->m[0][0], c->m[0][1], c->m[0][2] };
+	const int16_t m_b[3] = { c->m[1][0], c->m[1][1], c->m[1][2] };
+	const int16_t m_r[3] = { c->m[2][0], c->m[2][1], c->m[2][2] };
+	const int16_t oy = c->o[0], ob = c->o[1], or = c->o[2];
 	size_t x;
 
 	for (x = 0; x < w; x++) {
-		int32_t r, g, b;
+		int16_t r, g, b, vy, vb, vr;
 
 		if (bpp == 4) {
-			/* One 32-bit load: the vectoriser reads it whole. */
-			uint32_t v;
+			/* Two 16-bit halves: two streams to split, not four. */
+			uint16_t h[2];
 
-			memcpy(&v, in + 4 * x, 4);
-			r = byte_of(v, o_r);
-			g = byte_of(v, o_g);
-			b = byte_of(v, o_b);
+			memcpy(&h[0], in + 4 * x, 2);
+			memcpy(&h[1], in + 4 * x + 2, 2);
+			r = (int16_t)hqv_color_in_code(byte_in(h, o_r));
+			g = (int16_t)hqv_color_in_code(byte_in(h, o_g));
+			b = (int16_t)hqv_color_in_code(byte_in(h, o_b));
 		} else {
-			r = in[bpp * x + o_r];
-			g = in[bpp * x + o_g];
-			b = in[bpp * x + o_b];
+			r = (int16_t)hqv_color_in_code(in[bpp * x + o_r]);
+			g = (int16_t)hqv_color_in_code(in[bpp * x + o_g]);
+			b = (int16_t)hqv_color_in_code(in[bpp * x + o_b]);
 		}
-		yc[x] = code_of_codes(m00 * r + m01 * g + m02 * b + o0);
-		cb[x] = (add ? cb[x] : 0) +
-			clamp_shift(m10 * r + m11 * g + m12 * b + o1);
-		cr[x] = (add ? cr[x] : 0) +
-			clamp_shift(m20 * r + m21 * g + m22 * b + o2);
+
+		vy = color16_sum(m_y, oy, r, g, b);
+		vb = color16_sum(m_b, ob, r, g, b);
+		vr = color16_sum(m_r, or, r, g, b);
+		yc[x] = code_of(vy);
+		if (clamp) {
+			vb = clamp_eighths(vb);
+			vr = clamp_eighths(vr);
+		}
+		cb[x] = (add ? cb[x] : 0) + vb;
+		cr[x] = (add ? cr[x] : 0) + vr;
 	}
 }
 
 /*
- * cw chroma codes from the samples of one row, or from the sums of a row
- * pair's (rows 2), by [1 2 1] / 4 across and one rounding; every step
- * bytes, step a constant in each caller.
+ * cw chroma codes from the eighths of one row, or from the sums of a row
+ * pair's (rows 2), by [1 2 1] / 4 across and one rounding.
  */
 static inline __attribute__((always_inline)) void
 chroma_down(const uint16_t *restrict a, uint8_t *restrict out,
-	    const size_t cw, const size_t step, const unsigned int rows)
+	    const size_t cw, const unsigned int rows)
 {
-	const unsigned int shift = HQV_FRAC_BITS + 1 + rows;
+	const unsigned int shift = HQV_COLOR_BITS + 1 + rows;
 	const uint32_t half = 1u << (shift - 1);
 	size_t k;
 
 	out[0] = (3 * a[0] + a[1] + half) >> shift;
 	for (k = 1; k < cw; k++)
-		out[k * step] = (a[2 * k - 1] + 2 * a[2 * k] + a[2 * k + 1] +
-				 half) >> shift;
+		out[k] = (a[2 * k - 1] + 2 * a[2 * k] + a[2 * k + 1] +
+			  half) >> shift;
 }
 
 /* Chroma not subsampled across: each sample rounded to its code. */
 static inline __attribute__((always_inline)) void
 chroma_codes(const uint16_t *restrict a, uint8_t *restrict out,
-	     const size_t cw, const size_t step)
+	     const size_t cw)
 {
 	size_t k;
 
 	for (k = 0; k < cw; k++)
-		out[k * step] = (a[k] + HQV_ONE / 2) >> HQV_FRAC_BITS;
+		out[k] = (a[k] + (1 << (HQV_COLOR_BITS - 1))) >>
+			 HQV_COLOR_BITS;
 }
 
 /* Packed 4:2:2 from luma codes and chroma codes, y0: the first luma's byte. */
@@ -504,9 +564,45 @@ pack422(const uint8_t *restrict yc, const uint8_t *restrict c0,
 	}
 }
 
+/* Two rows of n chroma codes interleaved, a's first: semi-planar. */
+static inline __attribute__((always_inline)) void
+interleave2(const uint8_t *restrict a, const uint8_t *restrict b,
+	    uint8_t *restrict out, const size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		out[2 * k] = a[k];
+		out[2 * k + 1] = b[k];
+	}
+}
+
+/*
+ * The chroma codes of one destination chroma row, Cb into cbc and Cr into
+ * crc, from the eighths of one row or the sums of a row pair (rows 2).
+ */
+static inline __attribute__((always_inline)) void
+chroma_row_codes(const struct hqv_format *d, const uint16_t *cb,
+		 const uint16_t *cr, uint8_t *cbc, uint8_t *crc,
+		 const size_t cw, const unsigned int rows)
+{
+	if (d->hsub == 1) {
+		chroma_codes(cb, cbc, cw);
+		chroma_codes(cr, crc, cw);
+	} else if (rows == 2) {
+		chroma_down(cb, cbc, cw, 2);
+		chroma_down(cr, crc, cw, 2);
+	} else {
+		chroma_down(cb, cbc, cw, 1);
+		chroma_down(cr, crc, cw, 1);
+	}
+}
+
 /*
  * The destination's chroma (and luma, when packed) for rows y and y + 1
- * from the scratch of rgb_to_yuv_rows(): lumas yc[2], samples cb[2], cr[2].
+ * from the scratch of rgb_to_yuv_rows(): lumas yc[2], chroma cb[2],
+ * cr[2]. Codes go straight into planar rows; for interleaved layouts into
+ * tmp (2 cw bytes) first, then into the row in one interleaving loop.
  */
 static HQV_ROW_CLONES void
 yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
@@ -515,84 +611,63 @@ yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
 {
 	const struct hqv_format *d = job->dst.fmt;
 	const size_t w = job->dst.width, cw = w / d->hsub;
+	const unsigned int rows = d->vsub == 2 ? 2 : 1;
 	unsigned int r;
 
 	if (d->family == HQV_FAMILY_GREY)
 		return;
-	if (d->vsub == 2) {
-		/* 4:2:0: one chroma row from the pair. */
-		if (d->family == HQV_FAMILY_SEMIPLANAR) {
-			uint8_t *c = hqv_row(&job->dst, 1, y / 2);
+	for (r = 0; r < 3 - rows; r++) {
+		/* 4:2:0: one chroma row from the pair's sums. */
+		uint32_t row = rows == 2 ? y / 2 : y + r;
+		uint8_t *cbc = tmp, *crc = tmp + cw;
 
-			chroma_down(cb[0], c + d->order[0], cw, 2, 2);
-			chroma_down(cr[0], c + d->order[1], cw, 2, 2);
-		} else {
-			uint8_t *pb = hqv_row(&job->dst, d->order[1], y / 2);
-			uint8_t *pr = hqv_row(&job->dst, d->order[2], y / 2);
-
-			chroma_down(cb[0], pb, cw, 1, 2);
-			chroma_down(cr[0], pr, cw, 1, 2);
+		if (d->family == HQV_FAMILY_PLANAR) {
+			cbc = hqv_row(&job->dst, d->order[1], row);
+			crc = hqv_row(&job->dst, d->order[2], row);
 		}
-		return;
-	}
-	for (r = 0; r < 2; r++) {
-		if (d->family == HQV_FAMILY_PACKED_YUV) {
-			/* Chroma codes into scratch, then one interleave. */
-			uint8_t *c0 = tmp, *c1 = tmp + cw;
-			const uint16_t *s0 = cb[r], *s1 = cr[r];
+		chroma_row_codes(d, cb[r], cr[r], cbc, crc, cw, rows);
+		if (d->family == HQV_FAMILY_SEMIPLANAR) {
+			uint8_t *c = hqv_row(&job->dst, 1, row);
+
+			if (d->order[0] == 0)
+				interleave2(cbc, crc, c, cw);
+			else
+				interleave2(crc, cbc, c, cw);
+		} else if (d->family == HQV_FAMILY_PACKED_YUV) {
+			const uint8_t *c0 = cbc, *c1 = crc;
 
 			/* Chroma byte first: Cb (YUYV, UYVY), Cr (YVYU). */
 			if (d->order[3] < d->order[1]) {
-				s0 = cr[r];
-				s1 = cb[r];
+				c0 = crc;
+				c1 = cbc;
 			}
-			chroma_down(s0, c0, cw, 1, 1);
-			chroma_down(s1, c1, cw, 1, 1);
 			if (d->order[0] == 0)
 				pack422(yc[r], c0, c1, hqv_row(&job->dst, 0, y + r),
 					cw, 0);
 			else
 				pack422(yc[r], c0, c1, hqv_row(&job->dst, 0, y + r),
 					cw, 1);
-		} else if (d->family == HQV_FAMILY_SEMIPLANAR) {
-			uint8_t *c = hqv_row(&job->dst, 1, y + r);
-
-			uint8_t *pb = c + d->order[0], *pr = c + d->order[1];
-
-			if (d->hsub == 2) {
-				chroma_down(cb[r], pb, cw, 2, 1);
-				chroma_down(cr[r], pr, cw, 2, 1);
-			} else {
-				chroma_codes(cb[r], pb, cw, 2);
-				chroma_codes(cr[r], pr, cw, 2);
-			}
-		} else {
-			uint8_t *pb = hqv_row(&job->dst, d->order[1], y + r);
-			uint8_t *pr = hqv_row(&job->dst, d->order[2], y + r);
-
-			if (d->hsub == 2) {
-				chroma_down(cb[r], pb, cw, 1, 1);
-				chroma_down(cr[r], pr, cw, 1, 1);
-			} else {
-				chroma_codes(cb[r], pb, cw, 1);
-				chroma_codes(cr[r], pr, cw, 1);
-			}
 		}
 	}
 }
+
+/* Luma rounded to code values; chroma kept in eighths. */
+static const bool rgb_to_yuv_codes[3] = { true, false, false };
 
 static inline __attribute__((always_inline)) void
 rgb_to_yuv_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 		const size_t bpp, const size_t o_r, const size_t o_g,
 		const size_t o_b)
 {
-	const struct hqv_plan *plan = &job->plan;
-	const size_t w = job->src.width, stride = samples_stride(w);
+	const size_t w = job->src.width, stride = row_stride(w);
 	const bool packed = job->dst.fmt->family == HQV_FAMILY_PACKED_YUV;
+	/* The inputs d of code values 0 and 255. */
+	const int32_t lo = hqv_color_in_code(0), hi = hqv_color_in_code(255);
 	uint16_t *cb[2], *cr[2];
 	uint8_t *yc[2], *tmp;
-	struct rgb_matrix mx;
-	unsigned int i, j, r;
+	struct color16 c;
+	unsigned int r;
+	bool clamp;
 
 	cb[0] = scratch;
 	cr[0] = cb[0] + stride;
@@ -601,28 +676,31 @@ rgb_to_yuv_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 	yc[0] = (uint8_t *)(cr[1] + stride);
 	yc[1] = yc[0] + stride;
 	tmp = yc[1] + stride;
-	for (i = 0; i < 3; i++) {
-		for (j = 0; j < 3; j++)
-			mx.m[i][j] = plan->matrix[i][j];
-		mx.o[i] = plan->offset[i] + (1 << (HQV_MATRIX_BITS - 1));
-	}
-	mx.o[0] += 1 << (HQV_MATRIX_BITS + HQV_FRAC_BITS - 1);
-	for (i = 0; i < 3; i++)
-		mx.o[i] >>= HQV_FRAC_BITS;
+	/* Checked by rgb_to_yuv_find(). */
+	color16_init(&job->plan, &c, rgb_to_yuv_codes);
+	clamp = !color16_within(&c, 1, lo, hi, HQV_COLOR_MAX) ||
+		!color16_within(&c, 2, lo, hi, HQV_COLOR_MAX);
 	for (r = 0; r < 2; r++)
 		if (!packed)
 			yc[r] = hqv_row(&job->dst, 0, y + r);
-	if (job->dst.fmt->vsub == 2) {
+	for (r = 0; r < 2; r++) {
+		const uint8_t *in = hqv_row(&job->src, 0, y + r);
 		/* 4:2:0 wants only the pair's sums: the second row adds. */
-		rgb_to_samples(&mx, hqv_row(&job->src, 0, y), yc[0], cb[0], cr[0],
-			       w, bpp, o_r, o_g, o_b, false);
-		rgb_to_samples(&mx, hqv_row(&job->src, 0, y + 1), yc[1], cb[0], cr[0],
-			       w, bpp, o_r, o_g, o_b, true);
-	} else {
-		for (r = 0; r < 2; r++)
-			rgb_to_samples(&mx, hqv_row(&job->src, 0, y + r), yc[r],
-				       cb[r], cr[r], w, bpp, o_r, o_g, o_b,
-				       false);
+		unsigned int c_row = job->dst.fmt->vsub == 2 ? 0 : r;
+		bool add = job->dst.fmt->vsub == 2 && r;
+
+		if (clamp && add)
+			rgb_to_samples(&c, in, yc[r], cb[c_row], cr[c_row], w,
+				       bpp, o_r, o_g, o_b, true, true);
+		else if (clamp)
+			rgb_to_samples(&c, in, yc[r], cb[c_row], cr[c_row], w,
+				       bpp, o_r, o_g, o_b, false, true);
+		else if (add)
+			rgb_to_samples(&c, in, yc[r], cb[c_row], cr[c_row], w,
+				       bpp, o_r, o_g, o_b, true, false);
+		else
+			rgb_to_samples(&c, in, yc[r], cb[c_row], cr[c_row], w,
+				       bpp, o_r, o_g, o_b, false, false);
 	}
 	yuv_from_samples(job, y, yc, (const uint16_t *const *)cb,
 			 (const uint16_t *const *)cr, tmp);
@@ -647,10 +725,12 @@ static hqv_direct_fn *rgb_to_yuv_find(const struct hqv_job *job,
 				      size_t *scratch)
 {
 	const struct hqv_format *s = job->src.fmt;
+	struct color16 c;
 
-	/* Four sample arrays, two luma rows and packed chroma codes. */
-	*scratch = samples_stride(job->src.width) *
-		   (4 * sizeof(uint16_t) + 3);
+	if (!color16_init(&job->plan, &c, rgb_to_yuv_codes))
+		return NULL;
+	/* Four chroma arrays, two luma rows and two rows of chroma codes. */
+	*scratch = row_stride(job->src.width) * (4 * sizeof(uint16_t) + 4);
 	switch (s->bytes_per_group[0] << 12 | s->order[0] << 8 |
 		s->order[1] << 4 | s->order[2]) {
 	case 0x3012:

@@ -10,7 +10,38 @@
 
 #define HQV_ONE		(1 << HQV_FRAC_BITS)	/* one code value */
 #define HQV_MAX_SAMPLE	(255 * HQV_ONE)
-#define HQV_MATRIX_BITS	12
+
+/*
+ * The colour step's arithmetic (docs/engine.md, Precision), in 16-bit
+ * lanes: a sample s becomes the signed d = 2 (s - 128 << HQV_FRAC_BITS);
+ * coefficients have HQV_MATRIX_BITS fractional bits; each product is
+ * rounded to eighths of a code value (HQV_COLOR_BITS), and their sum with
+ * the offset, clamped to 0..255 << HQV_COLOR_BITS, is the output.
+ */
+#define HQV_MATRIX_BITS	11
+#define HQV_COLOR_BITS	3
+#define HQV_COLOR_MAX	(255 << HQV_COLOR_BITS)
+
+/* d of a sample, and of a code value. */
+static inline int32_t hqv_color_in(int32_t s)
+{
+	return 2 * s - (256 << HQV_FRAC_BITS);
+}
+
+static inline int32_t hqv_color_in_code(int32_t c)
+{
+	return (c << (HQV_FRAC_BITS + 1)) - (256 << HQV_FRAC_BITS);
+}
+
+/*
+ * d * m / 2^15, rounded half up: eighths of a code value. Written as the
+ * vectoriser's pattern for a rounded high product (x86: pmulhrsw).
+ */
+static inline __attribute__((always_inline)) int32_t
+hqv_color_product(int32_t d, int32_t m)
+{
+	return ((d * m >> 14) + 1) >> 1;
+}
 
 /*
  * A line of 4:4:4 samples, one array per channel: Y'CbCr or R'G'B', then
@@ -105,7 +136,9 @@ hqv_direct_fn *hqv_direct_place_find(const struct hqv_job *job,
  * (hqv-direct-scale.c) and blend deinterlacing (hqv-direct-deint.c); each
  * as hqv_direct_find(). A direct row that keeps what it read for the next
  * row pairs of a band finds the first uint32_t of its scratch zero at the
- * start of each band (hqv_job_run()), so nothing outlives a band.
+ * start of each band (hqv_job_run()), so nothing outlives a band, and the
+ * second the band's end row, past which it must not write; what it keeps
+ * starts after them.
  */
 hqv_direct_fn *hqv_direct_turn_find(const struct hqv_job *job, size_t *scratch);
 hqv_direct_fn *hqv_direct_flip_find(const struct hqv_job *job, size_t *scratch);

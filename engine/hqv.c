@@ -543,7 +543,8 @@ void hqv_job_run(const struct hqv_job *job, void *scratch, uint32_t y0,
 		y1 = job->dst.height;
 	if (job->plan.direct) {
 		/* A band starts: see hqv_direct_turn_find()'s comment. */
-		*(uint32_t *)scratch = 0;
+		((uint32_t *)scratch)[0] = 0;
+		((uint32_t *)scratch)[1] = y1;
 		for (y = y0 & ~1u; y < y1; y += 2)
 			job->plan.direct(job, scratch, y);
 		return;

@@ -119,8 +119,10 @@ typedef void hqv_direct_fn(const struct hqv_job *job, void *scratch,
 struct hqv_plan {
 	/* A direct row function for jobs that only repack, or NULL. */
 	hqv_direct_fn *direct;
-	/* Destination space from source codes: out = (m * in + off) >> 12,
-	 * in and out as code values << HQV_FRAC_BITS. */
+	/* Destination space from source samples (code values <<
+	 * HQV_FRAC_BITS), in 16-bit steps: coefficients with 11 fractional
+	 * bits, offsets in eighths of a code value (docs/engine.md,
+	 * Precision; hqv_color_apply()). */
 	int32_t matrix[3][3];
 	int32_t offset[3];
 	bool identity;

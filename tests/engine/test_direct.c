@@ -106,6 +106,11 @@ static const struct direct_case cases[] = {
 	TURNS("YVU420", "NV21", 38, 12),
 	TURNS("YUV420M", "GREY", 38, 12),
 	TURNS("NV12", "GREY", 1920, 16),
+	/* Tall sources: four 8 x 8 blocks at once, then one, then a tail. */
+	TURNS("GREY", "GREY", 38, 84),
+	TURNS("NV12", "YUV420", 38, 84),
+	TURNS("YUV420", "NV21", 38, 84),
+	TURNS("NV21", "NV12", 64, 140),
 	{ "NV12", "YUV420", 38, 12, .rotation = 90, .scaler =
 	  HQV_SCALER_AREA },
 	{ "NV12", "YUV420", 38, 12, .rotation = 270, .scaler =
@@ -228,6 +233,13 @@ static const struct direct_case cases[] = {
 	{ "NV12", "XBGR32", 38, 12, .procamp = { 20, 60, 90, 33 } },
 	{ "YUYV", "RGB24", 38, 12, .procamp = { -30, 127, 127, -150 } },
 	{ "YUV444M", "BGRA32", 38, 12, .procamp = { 5, -40, 127, 100 } },
+	/* The colour step's 16-bit lanes: whole vectors, tails, extremes. */
+	{ "NV12", "XBGR32", 1920, 4, .procamp = { 20, 60, 90, 33 } },
+	{ "XBGR32", "YUV420", 1920, 4, .procamp = { -128, 127, 127, 179 } },
+	{ "NV21", "RGB24", 1920, 4, .procamp = { 127, 127, 127, -90 } },
+	PLAIN("NV12", "XBGR32", 2, 2),
+	PLAIN("XBGR32", "YUV420", 2, 2),
+	PLAIN("YUYV", "XRGB32", 2, 2),
 };
 
 static void image_pad_alloc(struct hqv_image *img, const char *format,
@@ -249,6 +261,7 @@ static void run_case(const struct direct_case *c)
 	struct hqv_image general;
 	struct hqv_job job;
 	char what[200];
+	int pass;
 
 	snprintf(what, sizeof(what), "%s %ux%u to %s %ux%u turned %u%s%s, "
 		 "crop %u,%u %ux%u, field %d", c->src, c->width, c->height,
@@ -277,8 +290,14 @@ static void run_case(const struct direct_case *c)
 	engine_run(&job, BAND_ROWS);
 	cr_assert_not_null(job.plan.direct, "%s takes a direct row", what);
 
-	{
+	/* In bands of BAND_ROWS, then in one band (tiles that fit a band). */
+	for (pass = 0; pass < 2; pass++) {
 		struct hqv_image direct = job.dst;
+
+		if (pass) {
+			image_fill_byte(&job.dst, 0x5a);
+			engine_run(&job, dh);
+		}
 
 		job.dst = general;
 		cr_assert_eq(hqv_job_prepare(&job), 0);
