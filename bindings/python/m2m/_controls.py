@@ -91,7 +91,13 @@ class Control:
 
     def from_value(self, value):
         """The Python value of a raw control value: bool for booleans, the
-        item name for menus, else the integer."""
+        item name for menus, else the integer.
+
+        Example::
+
+            >>> dev.controls.info("deinterlacing_mode").from_value(2)
+            'Blend'
+        """
         if self.type == "boolean":
             return bool(value)
         if self.type == "menu":

@@ -67,8 +67,9 @@ def fourcc(name):
     if isinstance(name, int):
         code = name
     elif isinstance(name, str):
-        code = (capi.m2m_fourcc_from_name(name)
-                or capi.m2m_fourcc_from_name(name.upper()))
+        code = capi.m2m_fourcc_from_name(name)
+        if capi.m2m_fourcc_to_name(code) is None:
+            code = capi.m2m_fourcc_from_name(name.upper())
     if not code or capi.m2m_fourcc_to_name(code) is None:
         known = ", ".join(formats())
         raise UnsupportedFormat(22, f"unknown pixel format {name!r} (known: {known})")

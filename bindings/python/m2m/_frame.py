@@ -5,6 +5,11 @@ import numpy as np
 from ._errors import UnsupportedFormat
 
 
+def colorimetry(fmt):
+    """A format's (colorspace, ycbcr_enc, quantization, xfer_func)."""
+    return (fmt.colorspace, fmt.ycbcr_enc, fmt.quantization, fmt.xfer_func)
+
+
 class Frame:
     """A picture: one numpy array per colour plane, with its format.
 
@@ -29,9 +34,14 @@ class Frame:
     """
 
     __slots__ = ("planes", "format", "width", "height", "names", "_buffer",
-                 "index", "__weakref__")
+                 "index", "colorimetry", "__weakref__")
 
-    def __init__(self, planes, format, width, height, names, buffer=None, index=None):  # noqa: A002
+    def __init__(self, planes, format, width, height, names, buffer=None, index=None,  # noqa: A002
+                 colorimetry=None):
+        #: (colorspace, ycbcr_enc, quantization, xfer_func), V4L2's values,
+        #: as the device produced the frame; convert() passes them on when
+        #: the frame is its source, so a round trip keeps its colours.
+        self.colorimetry = colorimetry
         self.planes = tuple(planes)
         self.format = format
         self.width = width
@@ -120,7 +130,7 @@ class Frame:
             kept = [out.copy() for out in session.process(frames)]
         """
         return Frame([np.array(p) for p in self.planes], self.format, self.width,
-                     self.height, self.names)
+                     self.height, self.names, colorimetry=self.colorimetry)
 
     def __repr__(self):
         shapes = ", ".join(f"{n} {p.shape}" for n, p in zip(self.names, self.planes))

@@ -19,7 +19,7 @@ import sys
 
 from . import capi
 from ._formats import plane_layouts, plane_names, plane_views
-from ._frame import Frame
+from ._frame import Frame, colorimetry
 
 
 class Handle:
@@ -63,7 +63,7 @@ class QueueMemory:
                 array._m2m_owner = handle
                 memory.append(array)
             frame = Frame(plane_views(fmt, memory, layouts), name, fmt.width, fmt.height,
-                          names, buffer=buf, index=index)
+                          names, buffer=buf, index=index, colorimetry=colorimetry(fmt))
             buffers.append(buf)
             frames.append(frame)
             tracked += [frame, *frame.planes, *memory]

@@ -12,7 +12,7 @@ from ._errors import (DeviceBusy, DeviceClosed, DeviceNotFound, InvalidArgument,
 from ._events import Events
 from ._formats import (check_plane, describe, field_code, format_name, frame_format,
                        guess_format, plane_layouts, plane_names, plane_views)
-from ._frame import Frame
+from ._frame import Frame, colorimetry
 from ._memory import Handle
 
 OUTPUT = capi.M2M_QUEUE_OUTPUT
@@ -21,7 +21,14 @@ _QUEUE_NAMES = {OUTPUT: "OUTPUT", CAPTURE: "CAPTURE"}
 
 
 class Ready(enum.IntFlag):
-    """What :meth:`Device.wait` found ready (enum m2m_ready)."""
+    """What :meth:`Device.wait` found ready (enum m2m_ready), as bits.
+
+    Example::
+
+        ready = dev.wait(1.0)
+        if m2m.Ready.EVENT in ready:
+            print(dev.events.get(timeout=0))
+    """
     CAPTURE = capi.M2M_READY_CAPTURE
     OUTPUT = capi.M2M_READY_OUTPUT
     EVENT = capi.M2M_READY_EVENT
@@ -248,7 +255,7 @@ class Device:
             raise NotSupported(95, f"{self.driver} ({self.path}) has no control {key!r}")
 
     def _configure(self, src, width, height, to, size, crop, rotate, hflip, vflip,
-                   deinterlace, field, scaler):
+                   deinterlace, field, scaler, source_colorimetry=None):
         """Set controls, both formats and the crop for one job; returns
         the (OUTPUT, CAPTURE) formats the device took."""
         h = self._h()
@@ -263,6 +270,9 @@ class Device:
             self._set_control("scaling_filter", scaler, None)
 
         wanted = frame_format(src, width, height, field=field or "none")
+        if source_colorimetry:
+            (wanted.colorspace, wanted.ycbcr_enc, wanted.quantization,
+             wanted.xfer_func) = source_colorimetry
         out = _copy_format(wanted)
         capi.m2m_set_format(h.ptr, out, OUTPUT)
         _check_taken(self, wanted, out, "OUTPUT")
@@ -341,16 +351,18 @@ class Device:
             raise DeviceBusy(16, f"a streaming session is open on {self.path}: "
                              "close it before convert()")
         planes, src, ours = _source_planes(frame, fmt)
+        source_colorimetry = frame.colorimetry if ours else None
         width, height = _plane_size(planes[0], src)
         wanted = frame_format(src, width, height)
         _check_planes(planes, wanted, src, ours)
 
         key = (src, width, height, to, _key(size), _key(crop), rotate, bool(hflip),
-               bool(vflip), deinterlace, field, scaler)
+               bool(vflip), deinterlace, field, scaler, source_colorimetry)
         if key != self._convert_key:
             self._release_buffers()
             out, cap = self._configure(src, width, height, to, size, crop, rotate,
-                                       hflip, vflip, deinterlace, field, scaler)
+                                       hflip, vflip, deinterlace, field, scaler,
+                                       source_colorimetry)
             self._convert_formats = (out, cap, plane_layouts(cap),
                                      plane_names(capi.m2m_fourcc_to_name(cap.fourcc)))
             self._convert_key = key
@@ -370,7 +382,7 @@ class Device:
         if len(views) == 1:
             return views[0]
         return Frame(views, names[0] if len(names) == 1 else format_name(cap.fourcc),
-                     cap.width, cap.height, names)
+                     cap.width, cap.height, names, colorimetry=colorimetry(cap))
 
     # ------------------------------------------------------------------
     # Streaming
