@@ -253,6 +253,26 @@ M2M_OUT_STRUCT(struct m2m_frame_sizes, sizes)
 %include "m2m/m2m.h"
 
 /* Helpers for what SWIG cannot express, and for the streaming hot path. */
+%{
+/* The Python callable m2m_py_set_log_callback() installed, and the C
+ * callback that calls it. */
+static PyObject *m2m_py_log_fn;
+
+static void m2m_py_log(enum m2m_log_level level, const char *message,
+		       void *payload)
+{
+	PyGILState_STATE gil = PyGILState_Ensure();
+	PyObject *ret = PyObject_CallFunction(m2m_py_log_fn, "is", (int)level,
+					      message);
+
+	/* A log callback cannot fail the call that logs: report and go on. */
+	if (!ret)
+		PyErr_WriteUnraisable(m2m_py_log_fn);
+	Py_XDECREF(ret);
+	PyGILState_Release(gil);
+}
+%}
+
 %nothread m2m_py_set_log_callback;
 %inline %{
 /**
@@ -308,22 +328,6 @@ int m2m_py_dequeue_index(struct m2m_device *dev, enum m2m_queue queue)
 	int ret = m2m_dequeue_buffer(dev, &buf, queue);
 
 	return ret < 0 ? ret : (int)buf->index;
-}
-
-static PyObject *m2m_py_log_fn;
-
-static void m2m_py_log(enum m2m_log_level level, const char *message,
-		       void *payload)
-{
-	PyGILState_STATE gil = PyGILState_Ensure();
-	PyObject *ret = PyObject_CallFunction(m2m_py_log_fn, "is", (int)level,
-					      message);
-
-	/* A log callback cannot fail the call that logs: report and go on. */
-	if (!ret)
-		PyErr_WriteUnraisable(m2m_py_log_fn);
-	Py_XDECREF(ret);
-	PyGILState_Release(gil);
 }
 
 /**
