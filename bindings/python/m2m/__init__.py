@@ -1,24 +1,60 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """m2m: video processing through V4L2 memory-to-memory devices.
 
-Open a device with :func:`open`, by driver name (``"vhqv"``) or node path,
-and convert numpy frames through it::
+Open a device - a V4L2 memory-to-memory node such as vhqv, or the HQV
+engine inside this process ("inprocess") - and convert numpy frames
+through it: pixel formats, scaling, crop, rotation, flips, deinterlacing::
 
     import m2m, numpy as np
 
-    frame = np.zeros((480, 640, 2), np.uint8)          # a YUYV frame
-    with m2m.open("vhqv") as dev:
-        out = dev.convert(frame, "YUYV", to="UYVY", hflip=True)
+    rgb = np.zeros((480, 640, 3), np.uint8)              # an RGB24 picture
+    with m2m.open("auto") as dev:                       # or "vhqv", "inprocess"
+        yuyv = dev.convert(rgb, to="YUYV", hflip=True)  # (480, 640, 2) array
+        y, cbcr = dev.convert(rgb, to="NV12", size=(1280, 720), rotate=90)
 
-Failures raise :class:`Error` subclasses carrying libm2m's message.
+Stream many frames through mapped buffers, without copies on the way out::
+
+    with dev.session("RGB24", (640, 480), to="NV12") as s:
+        for out in s.process(clip):        # each out views a CAPTURE buffer
+            print(out.sequence, out["Y"].mean())
+
+Controls, as attributes or by name, checked against their ranges and
+menus; events as an iterator, an async iterator or an fd::
+
+    dev.controls.rotate = 90
+    dev.controls["Deinterlacing Mode"] = "blend"
+    dev.events.subscribe("ctrl", "rotate")
+    ev = dev.events.get(timeout=1)
+
+Frames: a format with one colour plane is one numpy array - YUYV
+``(h, w, 2)``, RGB24 ``(h, w, 3)``, XRGB32 ``(h, w, 4)``, GREY ``(h, w)``,
+RGB565 ``(h, w)`` uint16; with several planes, a :class:`Frame` of arrays
+- NV12: Y ``(h, w)`` and CbCr ``(h/2, w/2, 2)``. Arrays that view device
+buffers keep that memory alive, also after the device is closed.
+
+Failures raise :class:`Error` subclasses (an :class:`OSError` with errno)
+carrying libm2m's message. The C API itself is :mod:`m2m.capi`.
 """
-from ._errors import (BufferTooSmall, DeviceBusy, DeviceNotFound, Error,
-                      InvalidArgument, NotSupported, Timeout,
-                      UnsupportedFormat)
-from .device import Device, fourcc, frame_format, frame_shape, open
+from . import capi
+from ._controls import Control, Controls
+from ._errors import (BufferTooSmall, DeviceBusy, DeviceClosed, DeviceNotFound,
+                      EndOfStream, Error, InvalidArgument, NotFound, NotSupported,
+                      OutOfRange, Timeout, UnknownControl, UnsupportedFormat,
+                      WouldBlock, from_errno)
+from ._events import Event, Events
+from ._formats import (FIELDS, format_name, formats, fourcc, frame_format, plane_layouts,
+                       plane_names, plane_shapes, plane_views)
+from ._frame import Frame
+from ._session import Session
+from .device import Device, DeviceInfo, Ready, devices, open
+
+__version__ = f"{capi.M2M_VERSION_MAJOR}.{capi.M2M_VERSION_MINOR}.{capi.M2M_VERSION_PATCH}"
 
 __all__ = [
-    "BufferTooSmall", "Device", "DeviceBusy", "DeviceNotFound", "Error",
-    "InvalidArgument", "NotSupported", "Timeout", "UnsupportedFormat",
-    "fourcc", "frame_format", "frame_shape", "open",
+    "BufferTooSmall", "Control", "Controls", "Device", "DeviceBusy", "DeviceClosed",
+    "DeviceInfo", "DeviceNotFound", "EndOfStream", "Error", "Event", "Events", "FIELDS",
+    "Frame", "InvalidArgument", "NotFound", "NotSupported", "OutOfRange", "Ready",
+    "Session", "Timeout", "UnknownControl", "UnsupportedFormat", "WouldBlock", "devices",
+    "format_name", "formats", "fourcc", "frame_format", "from_errno", "open",
+    "plane_layouts", "plane_names", "plane_shapes", "plane_views",
 ]

@@ -1,92 +1,153 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Devices: open one, convert frames through it."""
+"""Devices: discover and open them, convert frames, start sessions."""
+import enum
+from dataclasses import dataclass
+
 import numpy as np
 
 from . import capi
-from ._errors import Error, UnsupportedFormat
+from ._controls import Controls
+from ._errors import (DeviceBusy, DeviceClosed, DeviceNotFound, InvalidArgument,
+                      NotFound, NotSupported, UnsupportedFormat)
+from ._events import Events
+from ._formats import (check_plane, describe, field_code, format_name, frame_format,
+                       guess_format, plane_layouts, plane_names, plane_views)
+from ._frame import Frame, colorimetry
+from ._memory import Handle
 
-_QUEUES = {"output": capi.M2M_QUEUE_OUTPUT, "capture": capi.M2M_QUEUE_CAPTURE}
-_V4L2_CID_HFLIP = 0x00980914
-_V4L2_CID_VFLIP = 0x00980915
-
-
-def fourcc(name):
-    """The V4L2 fourcc code of a pixel format name.
-
-    Example::
-
-        >>> hex(m2m.fourcc("YUYV"))
-        '0x56595559'
-
-    Raises :class:`UnsupportedFormat` for a name libm2m does not know.
-    """
-    code = capi.m2m_fourcc_from_name(name) if isinstance(name, str) else 0
-    if not code or capi.m2m_fourcc_to_name(code) is None:
-        raise UnsupportedFormat(0, f"unknown pixel format {name!r}")
-    return code
+OUTPUT = capi.M2M_QUEUE_OUTPUT
+CAPTURE = capi.M2M_QUEUE_CAPTURE
+_QUEUE_NAMES = {OUTPUT: "OUTPUT", CAPTURE: "CAPTURE"}
 
 
-def frame_format(name, width, height):
-    """The tightly packed layout of a frame, as a ``capi.m2m_format``.
+class Ready(enum.IntFlag):
+    """What :meth:`Device.wait` found ready (enum m2m_ready), as bits.
 
     Example::
 
-        >>> m2m.frame_format("YUYV", 640, 480).bytesperline[0]
-        1280
+        ready = dev.wait(1.0)
+        if m2m.Ready.EVENT in ready:
+            print(dev.events.get(timeout=0))
     """
-    fmt = capi.m2m_format()
-    capi.m2m_format_init(fmt, fourcc(name), width, height)
-    return fmt
+    CAPTURE = capi.M2M_READY_CAPTURE
+    OUTPUT = capi.M2M_READY_OUTPUT
+    EVENT = capi.M2M_READY_EVENT
+    IDLE = capi.M2M_READY_IDLE
 
 
-def frame_shape(fmt):
-    """The numpy shape of a packed frame: (height, width, bytes per pixel).
+@dataclass(frozen=True)
+class DeviceInfo:
+    """What a device says about itself.
+
+    ``path`` ("/dev/video0" or "inprocess"), ``driver``, ``card``,
+    ``bus_info``, ``backend`` ("kernel" or "inprocess"), ``multiplanar``,
+    and the format names each queue takes: ``output_formats``,
+    ``capture_formats``.
 
     Example::
 
-        >>> m2m.frame_shape(m2m.frame_format("YUYV", 640, 480))
-        (480, 640, 2)
-
-    Raises :class:`UnsupportedFormat` for formats with several planes
-    (NV12, YUV420, ...), which this version does not shape yet.
+        for info in m2m.devices():
+            print(info.path, info.driver, info.output_formats[:3])
     """
-    if fmt.plane_size[0] != fmt.height * fmt.bytesperline[0] or fmt.num_planes != 1:
-        raise UnsupportedFormat(0, "formats with several planes are not shaped as numpy arrays yet")
-    return (fmt.height, fmt.width, fmt.bytesperline[0] // fmt.width)
+    path: str
+    driver: str
+    card: str
+    bus_info: str
+    backend: str
+    multiplanar: bool
+    output_formats: tuple
+    capture_formats: tuple
+
+    @classmethod
+    def _from(cls, info):
+        def names(codes):
+            return tuple(capi.m2m_fourcc_to_name(c) or f"0x{c:08x}" for c in codes)
+        return cls(info.path, info.driver, info.card, info.bus_info,
+                   "inprocess" if info.backend == capi.M2M_BACKEND_INPROCESS else "kernel",
+                   bool(info.multiplanar), names(info.formats[OUTPUT]),
+                   names(info.formats[CAPTURE]))
+
+
+def devices():
+    """Every m2m device of the system: V4L2 nodes in /dev/videoN order,
+    then the in-process device.
+
+    Example::
+
+        >>> [d.driver for d in m2m.devices()]
+        ['vhqv', 'vhqv', 'inprocess']
+    """
+    return [DeviceInfo._from(i) for i in capi.m2m_list_devices()]
+
+
+# Controls that convert() and sessions set from their keyword arguments.
+_GEOMETRY_CONTROLS = ("rotate", "horizontal_flip", "vertical_flip")
 
 
 class Device:
-    """An open V4L2 memory-to-memory device. Use :func:`m2m.open` to get one.
+    """An open V4L2 memory-to-memory device (or the in-process one). Use
+    :func:`m2m.open` to get one; it is a context manager.
 
-    A device is a context manager; leaving the ``with`` block closes it.
+    - :meth:`convert`: one frame in, one out (numpy arrays);
+    - :meth:`session`: streaming, with frames that view the mapped buffers;
+    - :attr:`controls`: controls as attributes and as a mapping;
+    - :attr:`events`: events as an iterator, an async iterator, an fd.
+
+    Closing (``close()``, leaving ``with``) makes every method raise
+    :class:`DeviceClosed`; arrays that view the device's buffers stay
+    valid: they keep the memory (and the C device) alive until they are
+    gone.
 
     Example::
 
-        with m2m.open("vhqv") as dev:
-            print(dev.driver, dev.path)
+        with m2m.open("auto") as dev:
+            print(dev.driver, dev.path, dev.info.output_formats)
+            rgb = dev.convert(yuyv, "YUYV", to="RGB24")
     """
 
-    def __init__(self, name):
-        self._dev = None
-        self._dev = capi.m2m_open(name)
-        info = capi.m2m_device_info()
-        capi.m2m_device_get_info(self._dev, info)
-        self.path = info.path
-        self.driver = info.driver
-        self.card = info.card
-        self.bus_info = info.bus_info
+    def __init__(self, name="auto", *, nonblock=False, syscalls=False):
+        self._handle = None
+        self._session = None
+        self._memory = {OUTPUT: None, CAPTURE: None}
+        self._convert_key = None
+        opts = capi.m2m_open_options()
+        opts.version = capi.M2M_OPEN_OPTIONS_VERSION
+        opts.flags = (capi.M2M_OPEN_NONBLOCK if nonblock else 0) | \
+            (capi.M2M_OPEN_SYSCALLS if syscalls else 0)
+        try:
+            ptr = capi.m2m_open_ext(name, opts)
+        except NotFound as e:
+            raise DeviceNotFound(e.errno, e.strerror) from None
+        self._handle = Handle(ptr)
+        self.info = DeviceInfo._from(capi.m2m_device_get_info(ptr))
+        self.controls = Controls(self)
+        self.events = Events(self)
+
+    path = property(lambda self: self.info.path, doc="The node path, or \"inprocess\".")
+    driver = property(lambda self: self.info.driver, doc="The driver's name, e.g. \"vhqv\".")
+    card = property(lambda self: self.info.card, doc="The device's human-readable name.")
+    bus_info = property(lambda self: self.info.bus_info, doc="The device's location.")
 
     def close(self):
-        """Close the device. Closing twice is harmless.
+        """Close the device: stop a session, then let go of the C device.
+        Its methods raise :class:`DeviceClosed` afterwards. Arrays still
+        viewing its buffers keep them mapped (and the C device open) until
+        they are gone, so they stay safe to use. Closing twice is harmless.
 
         Example::
 
-            dev = m2m.open("vhqv")
+            dev = m2m.open("inprocess")
             dev.close()
         """
-        if self._dev is not None:
-            capi.m2m_close(self._dev)
-            self._dev = None
+        if self._session is not None:
+            self._session.close()
+        self._memory = {OUTPUT: None, CAPTURE: None}
+        self._handle = None
+
+    @property
+    def closed(self):
+        """Whether :meth:`close` was called."""
+        return self._handle is None
 
     def __enter__(self):
         return self
@@ -94,62 +155,356 @@ class Device:
     def __exit__(self, *exc):
         self.close()
 
-    def __del__(self):
-        self.close()
-
     def __repr__(self):
-        state = "closed" if self._dev is None else self.path
+        state = "closed" if self._handle is None else self.path
         return f"<m2m.Device {self.driver} {state}>"
 
-    def _handle(self):
-        if self._dev is None:
-            raise Error(9, "the device is closed")  # EBADF
-        return self._dev
+    def _h(self):
+        """The handle, for one call (callers keep it in a local, so that
+        the C device outlives the call even if another thread closes)."""
+        h = self._handle
+        if h is None:
+            raise DeviceClosed(9, f"the device {self.path} is closed")
+        return h
 
-    def convert(self, frame, fmt, to=None, *, hflip=False, vflip=False):
-        """Convert one frame through the device and return the result.
+    # ------------------------------------------------------------------
+    # Waiting
 
-        :param frame: a C-contiguous ``uint8`` numpy array shaped as
-            :func:`frame_shape` says for ``fmt`` (for YUYV: height, width, 2)
-        :param fmt: the pixel format of ``frame``, e.g. ``"YUYV"``
-        :param to: the pixel format wanted (default: ``fmt``)
-        :param hflip: mirror left to right
-        :param vflip: mirror top to bottom
-        :returns: a new numpy array holding the converted frame
+    def fileno(self):
+        """An fd for ``select``/``selectors``/asyncio, readable while a
+        buffer or an event can be dequeued (m2m_get_fd()). Do not read or
+        close it.
 
         Example::
 
-            with m2m.open("vhqv") as dev:
-                uyvy = dev.convert(yuyv, "YUYV", to="UYVY", hflip=True)
+            select.select([dev], [], [], 1.0)
         """
-        dev = self._handle()
-        if not isinstance(frame, np.ndarray):
-            raise UnsupportedFormat(0, f"frame must be a numpy array, not {type(frame).__name__}")
-        if frame.dtype != np.uint8:
-            raise UnsupportedFormat(0, f"frame dtype must be uint8, not {frame.dtype}")
-        if frame.ndim != 3:
-            raise UnsupportedFormat(0, f"frame must be (height, width, bytes per pixel), not shape {frame.shape}")
-        if not frame.flags.c_contiguous:
-            raise UnsupportedFormat(0, "frame must be C-contiguous (use numpy.ascontiguousarray)")
-        height, width = frame.shape[:2]
-        src = frame_format(fmt, width, height)
-        if frame.shape != frame_shape(src):
-            raise UnsupportedFormat(0, f"a {width}x{height} {fmt} frame has shape {frame_shape(src)}, not {frame.shape}")
-        dst = frame_format(to or fmt, width, height)
+        return capi.m2m_get_fd(self._h().ptr)
 
-        capi.m2m_set_format(dev, src, _QUEUES["output"])
-        capi.m2m_set_format(dev, dst, _QUEUES["capture"])
-        capi.m2m_set_control(dev, _V4L2_CID_HFLIP, int(bool(hflip)))
-        capi.m2m_set_control(dev, _V4L2_CID_VFLIP, int(bool(vflip)))
-        out = np.empty(frame_shape(dst), dtype=np.uint8)
-        capi.m2m_convert(dev, out, frame)
-        return out
+    def wait(self, timeout=None):
+        """Wait until a buffer or an event can be dequeued; what is ready,
+        as :class:`Ready` bits (empty on timeout).
+
+        Example::
+
+            if dev.wait(0.5) & m2m.Ready.CAPTURE:
+                out = session.dequeue()
+        """
+        ms = -1 if timeout is None else int(timeout * 1000)
+        return Ready(capi.m2m_wait(self._h().ptr, ms))
+
+    # ------------------------------------------------------------------
+    # Formats
+
+    def get_format(self, queue):
+        """The current format of a queue ("output" or "capture"), as a
+        ``capi.m2m_format``.
+
+        Example::
+
+            fmt = dev.get_format("capture")
+            print(m2m.format_name(fmt.fourcc), fmt.width, fmt.height)
+        """
+        fmt = capi.m2m_format()
+        capi.m2m_get_format(self._h().ptr, fmt, _queue(queue))
+        return fmt
+
+    def frame_sizes(self, fmt):
+        """The sizes the device takes for a format: (min_width, max_width,
+        step_width, min_height, max_height, step_height).
+
+        Example::
+
+            >>> dev.frame_sizes("NV12")
+            (2, 8192, 2, 2, 8192, 2)
+        """
+        s = capi.m2m_get_frame_sizes(self._h().ptr, capi.m2m_fourcc_from_name(format_name(fmt)))
+        return (s.min_width, s.max_width, s.step_width, s.min_height, s.max_height,
+                s.step_height)
+
+    # ------------------------------------------------------------------
+    # Buffers: lifetimes and configuration shared by convert() and sessions
+
+    def _release_buffers(self):
+        """Free both queues' buffers, unless frames still view them."""
+        h = self._h()
+        for queue in (OUTPUT, CAPTURE):
+            memory = self._memory[queue]
+            held = memory.in_use() if memory is not None else 0
+            if held:
+                raise DeviceBusy(16, f"{held} frames or arrays still view the "
+                                 f"{_QUEUE_NAMES[queue]} buffers of an earlier session of "
+                                 f"{self.path}: delete them (or keep .copy()s) before "
+                                 "the device is reconfigured")
+            capi.m2m_free_buffers(h.ptr, queue)
+            self._memory[queue] = None
+        self._convert_key = None
+
+    def _before_control(self, control):
+        """A control is about to change through dev.controls."""
+        if self._session is None and self._convert_key is not None:
+            # convert() skips setting up when its arguments repeat; a
+            # control set meanwhile must not be overridden silently, and
+            # a new ROTATE would change the geometry under its buffers.
+            self._release_buffers()
+
+    def _set_control(self, key, value, default):
+        if key in self.controls:
+            self.controls[key] = value
+        elif value != default:
+            raise NotSupported(95, f"{self.driver} ({self.path}) has no control {key!r}")
+
+    def _configure(self, src, width, height, to, size, crop, rotate, hflip, vflip,
+                   deinterlace, field, scaler, source_colorimetry=None):
+        """Set controls, both formats and the crop for one job; returns
+        the (OUTPUT, CAPTURE) formats the device took."""
+        h = self._h()
+        if deinterlace is not None and field is None:
+            field = "interlaced_tb"
+        self._set_control("rotate", rotate, 0)
+        self._set_control("horizontal_flip", bool(hflip), False)
+        self._set_control("vertical_flip", bool(vflip), False)
+        if deinterlace is not None:
+            self._set_control("deinterlacing_mode", deinterlace, None)
+        if scaler is not None:
+            self._set_control("scaling_filter", scaler, None)
+
+        wanted = frame_format(src, width, height, field=field or "none")
+        if source_colorimetry:
+            (wanted.colorspace, wanted.ycbcr_enc, wanted.quantization,
+             wanted.xfer_func) = source_colorimetry
+        out = _copy_format(wanted)
+        capi.m2m_set_format(h.ptr, out, OUTPUT)
+        _check_taken(self, wanted, out, "OUTPUT")
+
+        if size is None:
+            size = (height, width) if rotate in (90, 270) else (width, height)
+        to = src if to is None else to
+        wanted = frame_format(to, *_size(size))
+        cap = _copy_format(wanted)
+        capi.m2m_set_format(h.ptr, cap, CAPTURE)
+        _check_taken(self, wanted, cap, "CAPTURE")
+
+        if crop is not None:
+            rect = capi.m2m_rect()
+            rect.left, rect.top, rect.width, rect.height = (int(v) for v in crop)
+            asked = (rect.left, rect.top, rect.width, rect.height)
+            capi.m2m_set_rect(h.ptr, rect, capi.M2M_RECT_CROP)
+            took = (rect.left, rect.top, rect.width, rect.height)
+            if took != asked:
+                raise InvalidArgument(22, f"{self.path} takes crop {took}, not {asked} "
+                                      "(even coordinates inside the frame, at least 2x2)")
+        return out, cap
+
+    # ------------------------------------------------------------------
+    # One frame
+
+    def convert(self, frame, fmt=None, to=None, *, size=None, crop=None, rotate=0,
+                hflip=False, vflip=False, deinterlace=None, field=None, scaler=None):
+        """Convert one frame through the device and return the result.
+
+        :param frame: the source: a numpy array for one-plane formats
+            (C-contiguous, shaped per plane: YUYV ``(h, w, 2)``, RGB24
+            ``(h, w, 3)``, GREY ``(h, w)``, RGB565 ``(h, w)`` uint16), a
+            sequence of plane arrays for the others (NV12: ``(y, cbcr)``
+            shaped ``(h, w)`` and ``(h/2, w/2, 2)``), or an :class:`Frame`
+        :param fmt: the source's pixel format, e.g. ``"YUYV"``; default: a
+            Frame's own, else guessed from the array's shape: ``(h, w)``
+            GREY, ``(h, w, 2)`` YUYV, ``(h, w, 3)`` RGB24, ``(h, w, 4)``
+            RGBA32
+        :param to: the pixel format wanted (default: ``fmt``)
+        :param size: the result's ``(width, height)``: scales (default: the
+            source's size, turned by ``rotate``)
+        :param crop: ``(left, top, width, height)`` of the source to take
+        :param rotate: 0, 90, 180 or 270 degrees clockwise
+        :param hflip: mirror left to right
+        :param vflip: mirror top to bottom
+        :param deinterlace: "weave", "bob", "blend" or "motion_adaptive";
+            implies ``field="interlaced_tb"`` unless given
+        :param field: the source's field order: "none", "interlaced_tb",
+            "interlaced_bt", "seq_tb", "seq_bt", "alternate"
+        :param scaler: "nearest", "bilinear" or "area" (vhqv's filter)
+        :returns: a new numpy array for one-plane formats; for formats with
+            several planes a :class:`Frame` of new arrays (``y, cbcr =
+            dev.convert(rgb, to="NV12")``)
+        :raises UnsupportedFormat: a frame of the wrong type, dtype, shape
+            or memory layout, or a format the device does not take; the
+            message names the problem
+        :raises OutOfRange: a rotation or menu value the device does not
+            take, naming the range
+
+        ``rotate``, ``hflip`` and ``vflip`` are set on every call (default:
+        none); ``deinterlace`` and ``scaler`` when given; other controls
+        keep the values :attr:`controls` gave them. The device's buffers
+        are kept between calls with the same arguments.
+
+        Example::
+
+            with m2m.open("auto") as dev:
+                nv12 = dev.convert(rgb, to="NV12", size=(1280, 720))
+                y, cbcr = nv12.planes
+                turned = dev.convert(yuyv, "YUYV", to="RGB24", rotate=90)
+                frame = dev.convert(woven, "YUYV", deinterlace="blend")
+        """
+        h = self._h()
+        if self._session is not None:
+            raise DeviceBusy(16, f"a streaming session is open on {self.path}: "
+                             "close it before convert()")
+        planes, src, ours = _source_planes(frame, fmt)
+        source_colorimetry = frame.colorimetry if ours else None
+        width, height = _plane_size(planes[0], src)
+        wanted = frame_format(src, width, height)
+        _check_planes(planes, wanted, src, ours)
+
+        key = (src, width, height, to, _key(size), _key(crop), rotate, bool(hflip),
+               bool(vflip), deinterlace, field, scaler, source_colorimetry)
+        if key != self._convert_key:
+            self._release_buffers()
+            out, cap = self._configure(src, width, height, to, size, crop, rotate,
+                                       hflip, vflip, deinterlace, field, scaler,
+                                       source_colorimetry)
+            self._convert_formats = (out, cap, plane_layouts(cap),
+                                     plane_names(capi.m2m_fourcc_to_name(cap.fourcc)))
+            self._convert_key = key
+        out, cap, layouts, names = self._convert_formats
+
+        if len(planes) == 1 and planes[0].flags.c_contiguous and \
+                tuple(out.plane_size) == tuple(wanted.plane_size):
+            source = planes[0]
+        else:
+            source = np.empty(capi.m2m_format_frame_size(out), np.uint8)
+            for dst, src_plane in zip(plane_views(out, _split(source, out)), planes):
+                np.copyto(dst, src_plane)
+
+        result = np.empty(capi.m2m_format_frame_size(cap), np.uint8)
+        capi.m2m_convert(h.ptr, result, source)
+        views = plane_views(cap, _split(result, cap), layouts)
+        if len(views) == 1:
+            return views[0]
+        return Frame(views, names[0] if len(names) == 1 else format_name(cap.fourcc),
+                     cap.width, cap.height, names, colorimetry=colorimetry(cap))
+
+    # ------------------------------------------------------------------
+    # Streaming
+
+    def session(self, src, src_size, to=None, size=None, *, buffers=4, capture_buffers=None,
+                crop=None, rotate=0, hflip=False, vflip=False, deinterlace=None, field=None,
+                scaler=None):
+        """Start streaming: a :class:`Session` with ``buffers`` mapped
+        buffers on each queue, both queues started. Frames it gives are
+        views of those buffers. Arguments as for :meth:`convert`, with the
+        source described by its format name and ``(width, height)``.
+
+        Example::
+
+            with dev.session("RGB24", (640, 480), to="YUYV", hflip=True) as s:
+                for out in s.process(frames):     # numpy arrays in
+                    print(out.sequence, out.array.shape)
+        """
+        from ._session import Session
+        return Session(self, src, src_size, to, size, buffers=buffers,
+                       capture_buffers=capture_buffers, crop=crop, rotate=rotate,
+                       hflip=hflip, vflip=vflip, deinterlace=deinterlace, field=field,
+                       scaler=scaler)
 
 
-def open(name):  # pylint: disable=redefined-builtin
-    """Open a memory-to-memory device by node path or driver name.
+def _queue(queue):
+    if queue in (OUTPUT, CAPTURE):
+        return queue
+    names = {"output": OUTPUT, "capture": CAPTURE}
+    if isinstance(queue, str) and queue.lower() in names:
+        return names[queue.lower()]
+    raise InvalidArgument(22, f"unknown queue {queue!r}: \"output\" or \"capture\"")
 
-    :param name: ``"/dev/video0"``, or a driver name such as ``"vhqv"``
+
+def _size(size):
+    try:
+        width, height = (int(v) for v in size)
+    except (TypeError, ValueError):
+        raise InvalidArgument(22, f"size must be (width, height), not {size!r}") from None
+    return width, height
+
+
+def _key(value):
+    return None if value is None else tuple(value)
+
+
+def _copy_format(fmt):
+    copy = capi.m2m_format()
+    for name in ("fourcc", "width", "height", "num_planes", "bytesperline", "plane_size",
+                 "field", "colorspace", "ycbcr_enc", "quantization", "xfer_func", "flags"):
+        setattr(copy, name, getattr(fmt, name))
+    return copy
+
+
+def _check_taken(device, wanted, took, queue):
+    if (took.fourcc, took.width, took.height) != (wanted.fourcc, wanted.width, wanted.height):
+        raise UnsupportedFormat(22, f"{device.driver} ({device.path}) does not take "
+                                f"{describe(wanted)} on {queue}: it offers {describe(took)}")
+    if took.field != wanted.field:
+        raise UnsupportedFormat(22, f"{device.driver} ({device.path}) does not take field order "
+                                f"{wanted.field} on {queue}")
+
+
+def _split(raw, fmt):
+    """A flat frame buffer cut into its memory planes."""
+    pieces, offset = [], 0
+    for p in range(fmt.num_planes):
+        pieces.append(raw[offset:offset + fmt.plane_size[p]])
+        offset += fmt.plane_size[p]
+    return pieces
+
+
+def _source_planes(frame, fmt):
+    """(plane arrays, format name, whether they are a Frame of ours)."""
+    if isinstance(frame, Frame):
+        return list(frame.planes), format_name(fmt or frame.format), True
+    if isinstance(frame, (tuple, list)):
+        if fmt is None:
+            raise UnsupportedFormat(22, "name the format of a frame given as planes "
+                                    "(e.g. fmt=\"NV12\")")
+        if not frame:
+            raise UnsupportedFormat(22, "a frame needs at least one plane")
+        return list(frame), format_name(fmt), False
+    return [frame], format_name(fmt if fmt is not None else guess_format(frame)), False
+
+
+def _plane_size(first, src):
+    if not isinstance(first, np.ndarray):
+        raise UnsupportedFormat(22, f"a {src} frame must be a numpy array, "
+                                f"not {type(first).__name__}")
+    if first.ndim < 2:
+        raise UnsupportedFormat(22, f"a {src} frame's first plane must have shape "
+                                f"(height, width, ...), not {first.shape}")
+    return first.shape[1], first.shape[0]
+
+
+def _check_planes(planes, fmt, src, ours):
+    shapes = [((pl.height, pl.width) if pl.channels == 1 else (pl.height, pl.width, pl.channels),
+               np.dtype(np.uint8 if pl.sample_bytes == 1 else "<u2"))
+              for pl in plane_layouts(fmt)]
+    names = plane_names(src)
+    if len(planes) != len(shapes):
+        raise UnsupportedFormat(22, f"{src} has {len(shapes)} planes {names}, "
+                                f"not {len(planes)}")
+    for plane, (shape, dtype), name in zip(planes, shapes, names):
+        what = f"the {name} plane of the {src} {fmt.width}x{fmt.height} frame" \
+            if len(shapes) > 1 else f"the {src} {fmt.width}x{fmt.height} frame"
+        if ours:
+            plane = np.ascontiguousarray(plane)
+        check_plane(plane, shape, dtype, what)
+
+
+def open(name="auto", **options):  # pylint: disable=redefined-builtin
+    """Open a memory-to-memory device.
+
+    :param name: a node path (``"/dev/video0"``), a driver name
+        (``"vhqv"``, ``"vim2m"``), ``"inprocess"`` (the HQV engine in this
+        process, no kernel module needed) or ``"auto"`` (vhqv, else any
+        m2m node, else the in-process device)
+    :param nonblock: dequeueing raises :class:`WouldBlock` instead of
+        waiting
+    :param syscalls: use the system calls, not libv4l2
     :raises DeviceNotFound: when there is no such device
 
     Example::
@@ -157,4 +512,4 @@ def open(name):  # pylint: disable=redefined-builtin
         with m2m.open("vhqv") as dev:
             out = dev.convert(frame, "YUYV", to="UYVY")
     """
-    return Device(name)
+    return Device(name, **options)

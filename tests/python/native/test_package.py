@@ -1,5 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""The m2m package without a device: formats, errors, documentation."""
+"""The m2m package without a device: formats, plane views, errors,
+documentation."""
+import errno
+import inspect
 import pydoc
 
 import numpy as np
@@ -8,21 +11,47 @@ import pytest
 import m2m
 
 
-def test_fourcc_matches_v4l2():
+def test_fourcc_matches_v4l2_and_names_are_case_blind():
     assert m2m.fourcc("YUYV") == 0x56595559
-    assert m2m.fourcc("UYVY") == 0x59565955
+    assert m2m.fourcc("nv12") == m2m.fourcc("NV12") == 0x3231564E
+    assert m2m.format_name(0x3231564E) == "NV12"
 
 
 def test_unknown_format_name_raises_unsupported_format_naming_it():
-    with pytest.raises(m2m.UnsupportedFormat, match="'NOPE'"):
+    with pytest.raises(m2m.UnsupportedFormat, match="'NOPE'.*known: YUYV") as info:
         m2m.fourcc("NOPE")
+    assert info.value.errno == errno.EINVAL
 
 
-def test_frame_format_and_shape_come_from_the_format_table():
-    fmt = m2m.frame_format("YUYV", 640, 480)
-    assert fmt.bytesperline[0] == 1280
-    assert fmt.plane_size[0] == 1280 * 480
-    assert m2m.frame_shape(fmt) == (480, 640, 2)
+def test_plane_shapes_follow_the_format_table():
+    def shapes(name):
+        return [s for s, _ in m2m.plane_shapes(m2m.frame_format(name, 64, 48))]
+    assert shapes("NV12") == [(48, 64), (24, 32, 2)]
+    assert shapes("NV12M") == [(48, 64), (24, 32, 2)]
+    assert shapes("YUV420") == [(48, 64), (24, 32), (24, 32)]
+    assert shapes("YUYV") == [(48, 64, 2)]
+    assert shapes("RGB24") == [(48, 64, 3)]
+    assert shapes("XRGB32") == [(48, 64, 4)]
+    assert shapes("GREY") == [(48, 64)]
+    assert m2m.plane_shapes(m2m.frame_format("RGB565", 64, 48))[0][1] == np.uint16
+    assert m2m.plane_names("YVU420") == ("Y", "Cr", "Cb")
+
+
+def test_padded_lines_give_strided_views_of_the_same_memory():
+    fmt = m2m.frame_format("NV12", 64, 48, bytesperline=[80])
+    assert fmt.plane_size[0] == 80 * 48 * 3 // 2
+    raw = np.arange(fmt.plane_size[0], dtype=np.uint32).astype(np.uint8)
+    y, cbcr = m2m.plane_views(fmt, [raw])
+    assert y.strides == (80, 1) and cbcr.strides == (80, 2, 1)
+    assert y.base is raw and np.shares_memory(y, raw) and np.shares_memory(cbcr, raw)
+    assert cbcr.__array_interface__["data"][0] == raw.ctypes.data + 80 * 48
+    y[1, 0] = 7
+    assert raw[80] == 7
+
+
+def test_a_pitch_below_the_minimum_is_refused_with_it():
+    with pytest.raises(m2m.UnsupportedFormat, match="bytesperline.0. 100 is below YUYV's minimum 128"):
+        m2m.frame_format("YUYV", 64, 48, bytesperline=[100])
 
 
 def test_odd_size_raises_invalid_argument_with_the_library_message():
@@ -33,30 +62,76 @@ def test_odd_size_raises_invalid_argument_with_the_library_message():
 def test_missing_device_raises_device_not_found_with_the_path():
     with pytest.raises(m2m.DeviceNotFound, match="/dev/no-such-node") as info:
         m2m.open("/dev/no-such-node")
-    assert info.value.errno == 2
+    assert info.value.errno == errno.ENOENT
     assert isinstance(info.value, m2m.Error)
 
 
-def test_errors_are_oserrors():
-    assert issubclass(m2m.Error, OSError)
-    assert issubclass(m2m.UnsupportedFormat, ValueError)
+@pytest.mark.parametrize("err, cls, base", [
+    (errno.EAGAIN, m2m.WouldBlock, BlockingIOError),
+    (errno.EPIPE, m2m.EndOfStream, m2m.Error),
+    (errno.ERANGE, m2m.OutOfRange, ValueError),
+    (errno.EBUSY, m2m.DeviceBusy, m2m.Error),
+    (errno.ETIMEDOUT, m2m.Timeout, TimeoutError),
+    (errno.ENOENT, m2m.NotFound, LookupError),
+    (errno.ENODEV, m2m.DeviceNotFound, m2m.NotFound),
+    (errno.EIO, m2m.Error, OSError),
+])
+def test_errno_maps_to_a_class_carrying_the_message(err, cls, base):
+    e = m2m.from_errno(err, "the library's message")
+    assert type(e) is cls and isinstance(e, base) and isinstance(e, m2m.Error)
+    assert e.errno == err and e.strerror == "the library's message"
+
+
+def test_capi_raises_the_errno_class_with_m2m_last_error():
+    with pytest.raises(m2m.InvalidArgument, match="m2m_format_planes: unknown pixel format") as info:
+        m2m.capi.m2m_format_planes(m2m.capi.m2m_format())
+    assert info.value.strerror == m2m.capi.m2m_last_error()
+
+
+def test_the_log_callback_receives_the_library_messages():
+    seen = []
+    m2m.capi.m2m_py_set_log_callback(lambda level, msg: seen.append((level, msg)),
+                                     m2m.capi.M2M_LOG_DEBUG)
+    try:
+        with pytest.raises(m2m.DeviceNotFound):
+            m2m.open("/dev/no-such-node")
+    finally:
+        m2m.capi.m2m_py_set_log_callback(None, m2m.capi.M2M_LOG_ERROR)
+    assert any("/dev/no-such-node" in msg for _, msg in seen)
 
 
 def test_help_documents_the_package_and_convert():
     text = pydoc.render_doc(m2m, renderer=pydoc.plaintext)
-    assert "memory-to-memory" in text
+    for words in ("memory-to-memory", "m2m.open", "convert", "session", "controls",
+                  "events", "keep that memory alive", "Frame"):
+        assert words in text, words
     convert = pydoc.render_doc(m2m.Device.convert, renderer=pydoc.plaintext)
-    assert "Example" in convert and "hflip" in convert
+    for words in ("Example", "hflip", "rotate", "deinterlace", "size", "crop",
+                  "UnsupportedFormat", "Frame", "numpy array"):
+        assert words in convert, words
+
+
+def public_callables():
+    for name in m2m.__all__:
+        obj = getattr(m2m, name)
+        if inspect.isclass(obj):
+            yield name, obj
+            for attr, member in vars(obj).items():
+                if not attr.startswith("_") and (callable(member) or isinstance(member, property)):
+                    yield f"{name}.{attr}", member
+        elif callable(obj):
+            yield name, obj
+
+
+@pytest.mark.parametrize("name, obj", list(public_callables()), ids=lambda v: v if isinstance(v, str) else "")
+def test_every_public_function_and_class_has_a_docstring_with_an_example(name, obj):
+    doc = inspect.getdoc(obj) or ""
+    if isinstance(obj, property):
+        assert len(doc) > 20, name
+    else:
+        assert "Example" in doc or ">>>" in doc, name
 
 
 def test_capi_docstrings_come_from_the_doxygen_comments():
     assert "Convert one frame synchronously" in m2m.capi.m2m_convert.__doc__
-
-
-def test_planar_formats_are_refused_by_frame_shape_with_a_reason():
-    with pytest.raises(m2m.UnsupportedFormat, match="several planes"):
-        m2m.frame_shape(m2m.frame_format("NV12", 64, 48))
-
-
-def test_rgb_frames_have_three_bytes_per_pixel():
-    assert m2m.frame_shape(m2m.frame_format("RGB24", 64, 48)) == (48, 64, 3)
+    assert "Wait until a buffer or an event" in m2m.capi.m2m_wait.__doc__

@@ -1,0 +1,256 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Pixel formats: names, layouts, and numpy views of frames.
+
+libm2m's format table (the engine's) says how a frame lies in memory;
+:func:`plane_layouts` gives it per colour plane, and every numpy view of a
+frame in this package is built from it by :func:`plane_views`:
+
+===========  ==============================  =======
+format       arrays (one per colour plane)   dtype
+===========  ==============================  =======
+GREY         (h, w)                          uint8
+YUYV, UYVY   (h, w, 2)                       uint8
+RGB24, BGR24 (h, w, 3)                       uint8
+XRGB32, ...  (h, w, 4)                       uint8
+RGB565       (h, w)                          uint16
+NV12, NV12M  Y (h, w), CbCr (h/2, w/2, 2)    uint8
+YUV420       Y (h, w), Cb, Cr (h/2, w/2)     uint8
+===========  ==============================  =======
+
+A padded line pitch (``bytesperline``) gives strided views, not copies.
+"""
+import numpy as np
+
+from . import capi
+from ._errors import UnsupportedFormat
+
+#: V4L2 field orders by name (enum v4l2_field); "none" is progressive.
+FIELDS = {
+    "none": 1, "top": 2, "bottom": 3, "interlaced": 4, "seq_tb": 5,
+    "seq_bt": 6, "alternate": 7, "interlaced_tb": 8, "interlaced_bt": 9,
+}
+_FIELD_NAMES = {v: k for k, v in FIELDS.items()}
+
+
+def formats():
+    """Every pixel format name of libm2m's table, in the table's order.
+
+    Example::
+
+        >>> "NV12" in m2m.formats()
+        True
+    """
+    names = []
+    i = 0
+    while True:
+        code = capi.m2m_fourcc_at(i)
+        if not code:
+            return names
+        names.append(capi.m2m_fourcc_to_name(code))
+        i += 1
+
+
+def fourcc(name):
+    """The V4L2 fourcc code of a pixel format, by the table's name (any
+    case) or four-character code; a known code passes through.
+
+    Example::
+
+        >>> hex(m2m.fourcc("YUYV"))
+        '0x56595559'
+        >>> m2m.fourcc("nv12") == m2m.fourcc("NV12")
+        True
+
+    Raises :class:`UnsupportedFormat` naming a format libm2m does not know.
+    """
+    code = 0
+    if isinstance(name, int):
+        code = name
+    elif isinstance(name, str):
+        code = capi.m2m_fourcc_from_name(name)
+        if capi.m2m_fourcc_to_name(code) is None:
+            code = capi.m2m_fourcc_from_name(name.upper())
+    if not code or capi.m2m_fourcc_to_name(code) is None:
+        known = ", ".join(formats())
+        raise UnsupportedFormat(22, f"unknown pixel format {name!r} (known: {known})")
+    return code
+
+
+def format_name(code):
+    """The table's name of a fourcc code (or of a name, normalised).
+
+    Example::
+
+        >>> m2m.format_name(0x3231564e)
+        'NV12'
+    """
+    return capi.m2m_fourcc_to_name(fourcc(code))
+
+
+def field_code(field):
+    """The V4L2 field value of a field order name ("interlaced_tb", ...)."""
+    if isinstance(field, int) and field in _FIELD_NAMES:
+        return field
+    if isinstance(field, str) and field.lower() in FIELDS:
+        return FIELDS[field.lower()]
+    raise UnsupportedFormat(22, f"unknown field order {field!r} (known: {', '.join(FIELDS)})")
+
+
+def field_name(code):
+    """The name of a V4L2 field value (1: "none")."""
+    return _FIELD_NAMES.get(code, str(code))
+
+
+def frame_format(name, width, height, *, field=None, bytesperline=None):
+    """The tightly packed layout of a frame, as a ``capi.m2m_format``
+    (progressive, default colorimetry), optionally with padded lines.
+
+    :param name: a pixel format name, e.g. ``"NV12"``
+    :param width, height: the size in pixels (even)
+    :param field: a field order name (:data:`FIELDS`), default "none"
+    :param bytesperline: line pitch per memory plane, at least the minimum
+
+    Example::
+
+        >>> m2m.frame_format("YUYV", 640, 480).bytesperline[0]
+        1280
+        >>> m2m.frame_format("GREY", 64, 8, bytesperline=[80]).plane_size[0]
+        640
+    """
+    fmt = capi.m2m_format()
+    capi.m2m_format_init(fmt, fourcc(name), int(width), int(height))
+    if field is not None:
+        fmt.field = field_code(field)
+    if bytesperline is not None:
+        pitches = list(bytesperline)
+        if len(pitches) != fmt.num_planes:
+            raise UnsupportedFormat(22, f"{name} has {fmt.num_planes} memory planes, "
+                                    f"bytesperline gives {len(pitches)}")
+        for p, (given, least) in enumerate(zip(pitches, fmt.bytesperline)):
+            if given < least:
+                raise UnsupportedFormat(22, f"bytesperline[{p}] {given} is below {name}'s "
+                                        f"minimum {least} at width {width}")
+        fmt.bytesperline = pitches
+        sizes = list(fmt.plane_size)
+        layouts = capi.m2m_format_planes(fmt)
+        for p in range(fmt.num_planes):
+            sizes[p] = sum(pl.bytesperline * pl.height for pl in layouts
+                           if pl.memory_plane == p)
+        fmt.plane_size = sizes
+    return fmt
+
+
+def describe(fmt):
+    """A short text for a ``capi.m2m_format``: "NV12 640x480"."""
+    name = capi.m2m_fourcc_to_name(fmt.fourcc) or f"0x{fmt.fourcc:08x}"
+    return f"{name} {fmt.width}x{fmt.height}"
+
+
+def plane_names(name):
+    """The names of a format's colour planes: ("Y", "CbCr") for NV12,
+    ("Y", "Cb", "Cr") for YUV420, (name,) for one-plane formats.
+
+    Example::
+
+        >>> m2m.plane_names("NV21")
+        ('Y', 'CrCb')
+    """
+    name = format_name(name)
+    n = len(capi.m2m_format_planes(frame_format(name, 2, 2)))
+    if n == 1:
+        return (name,)
+    swapped = name.startswith(("NV21", "NV61", "YVU"))
+    if n == 2:
+        return ("Y", "CrCb" if swapped else "CbCr")
+    return ("Y", "Cr", "Cb") if swapped else ("Y", "Cb", "Cr")
+
+
+def plane_layouts(fmt):
+    """The colour planes of a ``capi.m2m_format``: a list of
+    ``capi.m2m_plane_layout`` (memory_plane, offset, bytesperline, width,
+    height, channels, sample_bytes).
+
+    Example::
+
+        >>> [p.channels for p in m2m.plane_layouts(m2m.frame_format("NV12", 64, 48))]
+        [1, 2]
+    """
+    return capi.m2m_format_planes(fmt)
+
+
+def _shape(pl):
+    return (pl.height, pl.width) if pl.channels == 1 else (pl.height, pl.width, pl.channels)
+
+
+def _dtype(pl):
+    return np.dtype(np.uint8 if pl.sample_bytes == 1 else "<u2")
+
+
+def plane_shapes(fmt):
+    """The numpy (shape, dtype) of each colour plane of a format.
+
+    Example::
+
+        >>> m2m.plane_shapes(m2m.frame_format("NV12", 64, 48))
+        [((48, 64), dtype('uint8')), ((24, 32, 2), dtype('uint8'))]
+    """
+    return [(_shape(pl), _dtype(pl)) for pl in plane_layouts(fmt)]
+
+
+def plane_views(fmt, memory, layouts=None):
+    """Numpy views of a frame's colour planes, without copying.
+
+    :param fmt: the frame's ``capi.m2m_format``
+    :param memory: one object per memory plane exporting the buffer
+        protocol (a ctypes array over mapped memory, a numpy array); each
+        view's ``base`` is that object, which therefore stays alive
+    :returns: a tuple of arrays shaped per :func:`plane_shapes`, strided
+        when lines are padded
+
+    Example::
+
+        raw = np.zeros(m2m.capi.m2m_format_frame_size(fmt), np.uint8)
+        y, cbcr = m2m.plane_views(fmt, [raw])
+    """
+    views = []
+    for pl in layouts or plane_layouts(fmt):
+        dtype = _dtype(pl)
+        group = pl.channels * pl.sample_bytes
+        strides = (pl.bytesperline, group) if pl.channels == 1 else \
+            (pl.bytesperline, group, pl.sample_bytes)
+        views.append(np.ndarray(_shape(pl), dtype, buffer=memory[pl.memory_plane],
+                                offset=pl.offset, strides=strides))
+    return tuple(views)
+
+
+def check_plane(array, shape, dtype, what):
+    """Raise :class:`UnsupportedFormat` naming what is wrong with an
+    array given as a plane of ``what`` (e.g. "the YUYV 640x480 frame")."""
+    if not isinstance(array, np.ndarray):
+        raise UnsupportedFormat(22, f"{what} must be a numpy array, not {type(array).__name__}")
+    if array.dtype != dtype:
+        raise UnsupportedFormat(22, f"{what} must have dtype {dtype}, not {array.dtype}")
+    if array.shape != tuple(shape):
+        raise UnsupportedFormat(22, f"{what} must have shape {tuple(shape)}, not {array.shape}")
+    if not array.flags.c_contiguous:
+        raise UnsupportedFormat(22, f"{what} must be C-contiguous "
+                                "(use numpy.ascontiguousarray)")
+
+
+#: Formats guessed from a lone array's shape, when no format is named.
+_GUESS = {2: "GREY", 3: {2: "YUYV", 3: "RGB24", 4: "RGBA32"}}
+
+
+def guess_format(array):
+    """The format a lone array is taken to be when none is named: (h, w)
+    GREY, (h, w, 2) YUYV, (h, w, 3) RGB24, (h, w, 4) RGBA32."""
+    if not isinstance(array, np.ndarray):
+        raise UnsupportedFormat(22, f"frame must be a numpy array or an m2m.Frame, "
+                                f"not {type(array).__name__}")
+    guess = _GUESS.get(array.ndim)
+    if isinstance(guess, dict):
+        guess = guess.get(array.shape[2])
+    if guess is None:
+        raise UnsupportedFormat(22, f"cannot tell the pixel format of an array of shape "
+                                f"{array.shape}: name it (e.g. fmt=\"YUYV\")")
+    return guess

@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Frames: a picture as one numpy array per colour plane."""
+import numpy as np
+
+from ._errors import UnsupportedFormat
+
+
+def colorimetry(fmt):
+    """A format's (colorspace, ycbcr_enc, quantization, xfer_func)."""
+    return (fmt.colorspace, fmt.ycbcr_enc, fmt.quantization, fmt.xfer_func)
+
+
+class Frame:
+    """A picture: one numpy array per colour plane, with its format.
+
+    :attr:`planes` holds the arrays (NV12: Y ``(h, w)`` and CbCr
+    ``(h/2, w/2, 2)``; YUYV: one ``(h, w, 2)``); iterating over a frame
+    gives them too, so ``y, cbcr = frame`` works, and ``frame["Y"]`` picks
+    one by name. A one-plane frame is also usable as that array:
+    :attr:`array`, ``numpy.asarray(frame)``.
+
+    Frames from a :class:`~m2m.Session` are views of the device's mapped
+    buffers, not copies (see :attr:`buffer`): valid until the session
+    reuses the buffer (the next iteration, or :meth:`Session.release`);
+    :meth:`copy` keeps one. Their memory stays mapped while any of their
+    arrays is alive, even after the device is closed.
+
+    Example::
+
+        y, cbcr = dev.convert(rgb, to="NV12")        # a Frame, unpacked
+        with dev.session("RGB24", (640, 480), to="YUYV") as s:
+            for out in s.process(frames):
+                print(out.sequence, out.array.shape)   # (480, 640, 2)
+    """
+
+    __slots__ = ("planes", "format", "width", "height", "names", "_buffer",
+                 "index", "colorimetry", "__weakref__")
+
+    def __init__(self, planes, format, width, height, names, buffer=None, index=None,  # noqa: A002
+                 colorimetry=None):
+        #: (colorspace, ycbcr_enc, quantization, xfer_func), V4L2's values,
+        #: as the device produced the frame; convert() passes them on when
+        #: the frame is its source, so a round trip keeps its colours.
+        self.colorimetry = colorimetry
+        self.planes = tuple(planes)
+        self.format = format
+        self.width = width
+        self.height = height
+        self.names = tuple(names)
+        self._buffer = buffer
+        self.index = index
+
+    @property
+    def buffer(self):
+        """The ``capi.m2m_buffer`` this frame views (session frames), else
+        None.
+
+        Example::
+
+            addr = m2m.capi.m2m_py_buffer_address(frame.buffer, 0)
+        """
+        return self._buffer
+
+    @property
+    def array(self):
+        """The one plane of a one-plane frame (YUYV, RGB24, GREY, ...).
+
+        Example::
+
+            rgb = out.array            # (h, w, 3) for RGB24
+
+        Raises :class:`UnsupportedFormat` for formats with several planes.
+        """
+        if len(self.planes) != 1:
+            raise UnsupportedFormat(22, f"a {self.format} frame has {len(self.planes)} planes "
+                                    f"{self.names}: use frame.planes or frame[name]")
+        return self.planes[0]
+
+    def __array__(self, dtype=None):
+        return self.array if dtype is None else self.array.astype(dtype)
+
+    def __iter__(self):
+        return iter(self.planes)
+
+    def __len__(self):
+        return len(self.planes)
+
+    def __getitem__(self, key):
+        """A plane by index or by name ("Y", "CbCr", ...)."""
+        if isinstance(key, str):
+            try:
+                return self.planes[self.names.index(key)]
+            except ValueError:
+                raise KeyError(f"a {self.format} frame has planes {self.names}, not {key!r}") from None
+        return self.planes[key]
+
+    def _meta(self, name, default=None):
+        return default if self._buffer is None else getattr(self._buffer, name)
+
+    @property
+    def sequence(self):
+        """Frame number on its queue (session frames), else None."""
+        return self._meta("sequence")
+
+    @property
+    def timestamp_ns(self):
+        """The timestamp carried from the OUTPUT frame (ns), else None."""
+        return self._meta("timestamp_ns")
+
+    @property
+    def flags(self):
+        """V4L2_BUF_FLAG_* bits of the buffer (session frames), else 0."""
+        return self._meta("flags", 0)
+
+    @property
+    def last(self):
+        """Whether this is the LAST frame of a drain or of a geometry."""
+        return bool(self.flags & 0x00100000)
+
+    @property
+    def error(self):
+        """Whether the device flagged this frame as failed."""
+        return bool(self.flags & 0x00000040)
+
+    def copy(self):
+        """A frame holding copies of the planes, detached from any buffer.
+
+        Example::
+
+            kept = [out.copy() for out in session.process(frames)]
+        """
+        return Frame([np.array(p) for p in self.planes], self.format, self.width,
+                     self.height, self.names, colorimetry=self.colorimetry)
+
+    def __repr__(self):
+        shapes = ", ".join(f"{n} {p.shape}" for n, p in zip(self.names, self.planes))
+        return f"<m2m.Frame {self.format} {self.width}x{self.height}: {shapes}>"

@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Lifetimes: who owns the C device handle, and the views of its buffers.
+
+A numpy view of a mapped buffer is built on a ctypes array made with
+``from_address()`` (no copy), which carries ``_m2m_owner``: the
+:class:`Handle` that owns the C device. numpy keeps the ctypes array
+alive as the view's ``base``, so as long as any view (or a view of it)
+exists, the handle exists, and ``m2m_close()`` - which unmaps the
+buffers - has not run. ``Device.close()`` only drops the Device's own
+reference: closing never invalidates an array.
+
+The other way libm2m unmaps buffers is freeing or reallocating a queue's
+buffers (a new session, a format change, a conversion). Before that, the
+Device asks :meth:`QueueMemory.in_use` whether anything outside this
+package still refers to the views, and refuses with DeviceBusy if so.
+"""
+import ctypes
+import sys
+
+from . import capi
+from ._formats import plane_layouts, plane_names, plane_views
+from ._frame import Frame, colorimetry
+
+
+class Handle:
+    """Owns one C device handle: ``m2m_close()`` runs when the last
+    reference (the Device's, or any buffer view's) goes."""
+
+    __slots__ = ("ptr", "__weakref__")
+
+    def __init__(self, ptr):
+        self.ptr = ptr
+
+    def __del__(self):
+        if self.ptr is not None and capi is not None and capi.m2m_close is not None:
+            capi.m2m_close(self.ptr)
+            self.ptr = None
+
+
+class QueueMemory:
+    """The mapped buffers of one queue, each as a :class:`Frame` whose
+    planes are views of the buffer's memory."""
+
+    def __init__(self, handle, queue, fmt):
+        self.queue = queue
+        self.format = fmt
+        self.buffers, self.frames, self._tracked = self._build(handle, queue, fmt)
+        # Measured once the building's own references are gone.
+        self._baseline = self._counts()
+
+    @staticmethod
+    def _build(handle, queue, fmt):
+        layouts = plane_layouts(fmt)
+        name = capi.m2m_fourcc_to_name(fmt.fourcc)
+        names = plane_names(name)
+        buffers, frames, tracked = [], [], []
+        for index in range(capi.m2m_buffer_count(handle.ptr, queue)):
+            buf = capi.m2m_get_buffer(handle.ptr, queue, index)
+            memory = []
+            for plane in range(buf.num_planes):
+                address = capi.m2m_py_buffer_address(buf, plane)
+                array = (ctypes.c_uint8 * buf.length[plane]).from_address(address)
+                array._m2m_owner = handle
+                memory.append(array)
+            frame = Frame(plane_views(fmt, memory, layouts), name, fmt.width, fmt.height,
+                          names, buffer=buf, index=index, colorimetry=colorimetry(fmt))
+            buffers.append(buf)
+            frames.append(frame)
+            tracked += [frame, *frame.planes, *memory]
+        return buffers, frames, tracked
+
+    def _counts(self):
+        return [sys.getrefcount(o) for o in self._tracked]
+
+    def in_use(self):
+        """How many frames, views or buffers someone outside still holds
+        (CPython reference counts above those this object holds)."""
+        return sum(now > then for now, then in zip(self._counts(), self._baseline))

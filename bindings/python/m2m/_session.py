@@ -1,0 +1,295 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Streaming sessions: frames in and out through mapped buffers."""
+import time
+
+import numpy as np
+
+from . import capi
+from ._errors import DeviceBusy, InvalidArgument, Timeout
+from ._formats import check_plane, format_name
+from ._frame import Frame
+from ._memory import QueueMemory
+from .device import CAPTURE, OUTPUT, _size
+
+# The C functions themselves, not SWIG's Python wrappers around them: one
+# Python call less per buffer on the streaming path.
+_queue_index = capi._capi.m2m_py_queue_index
+_dequeue_index = capi._capi.m2m_py_dequeue_index
+
+
+class Session:
+    """Streaming through a device: MMAP buffers on both queues, started.
+    Get one from :meth:`Device.session`; it is a context manager, and
+    iterating over :meth:`process` is the usual way to use it.
+
+    Every frame a session gives is a :class:`Frame` whose planes are views
+    of a mapped buffer, not copies: an input frame from
+    :meth:`input_frame` is written straight into the device's OUTPUT
+    buffer, and an output frame shows the CAPTURE buffer the device wrote.
+    An output frame is valid until the session queues its buffer again
+    (the next step of :meth:`process`, or :meth:`release`): ``.copy()``
+    keeps one.
+
+    Example::
+
+        with dev.session("YUYV", (640, 480), to="NV12") as s:
+            for out in s.process(frames):       # frames: (480, 640, 2) arrays
+                y, cbcr = out                   # views of the CAPTURE buffer
+                total += int(y.mean())
+
+        # The same, step by step, without copying the input:
+        with dev.session("RGB24", (640, 480), to="YUYV", hflip=True) as s:
+            inp = s.input_frame()
+            inp.array[...] = picture            # into the OUTPUT buffer
+            s.queue(inp)
+            out = s.dequeue()
+            result = out.copy()
+            s.release(out)
+    """
+
+    def __init__(self, device, src, src_size, to=None, size=None, *, buffers=4,
+                 capture_buffers=None, crop=None, rotate=0, hflip=False, vflip=False,
+                 deinterlace=None, field=None, scaler=None):
+        if device._session is not None:
+            raise DeviceBusy(16, f"{device.path} has a session open already")
+        h = device._h()
+        width, height = _size(src_size)
+        device._release_buffers()
+        out_fmt, cap_fmt = device._configure(format_name(src), width, height, to, size, crop,
+                                             rotate, hflip, vflip, deinterlace, field, scaler)
+        self._device = device
+        self._h = h
+        self._ptr = h.ptr
+        try:
+            capi.m2m_alloc_buffers(h.ptr, OUTPUT, capi.M2M_MEMORY_MMAP, buffers)
+            capi.m2m_alloc_buffers(h.ptr, CAPTURE, capi.M2M_MEMORY_MMAP,
+                                   capture_buffers or buffers)
+            device._memory[OUTPUT] = self._inputs = QueueMemory(h, OUTPUT, _current(h, OUTPUT))
+            device._memory[CAPTURE] = self._outputs = QueueMemory(h, CAPTURE,
+                                                                  _current(h, CAPTURE))
+            for index in range(len(self._outputs.frames)):
+                _queue_index(self._ptr, CAPTURE, index, 0)
+            capi.m2m_stream_on(h.ptr, OUTPUT)
+            capi.m2m_stream_on(h.ptr, CAPTURE)
+        except BaseException:
+            device._release_buffers()
+            raise
+        self.input_format = self._inputs.format
+        self.output_format = self._outputs.format
+        self._free = list(range(len(self._inputs.frames)))[::-1]
+        self._pending = 0
+        self._count = 0
+        self._closed = False
+        device._session = self
+
+    # ------------------------------------------------------------------
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        """Stop both queues. The buffers are freed when no frame of the
+        session is referenced any more (else when the device is next
+        reconfigured, or closed). Closing twice is harmless.
+
+        Example::
+
+            s = dev.session("YUYV", (64, 48))
+            s.close()
+        """
+        if self._closed:
+            return
+        self._closed = True
+        self._device._session = None
+        if self._device._handle is not self._h:
+            return
+        capi.m2m_stream_off(self._ptr, OUTPUT)
+        capi.m2m_stream_off(self._ptr, CAPTURE)
+        try:
+            self._device._release_buffers()
+        except DeviceBusy:
+            pass   # frames still view the buffers: they stay mapped
+
+    def _check(self):
+        if self._closed:
+            raise InvalidArgument(22, "the session is closed")
+        self._device._h()
+
+    @property
+    def inputs(self):
+        """Every OUTPUT buffer as a Frame (for filling them up front)."""
+        return tuple(self._inputs.frames)
+
+    # ------------------------------------------------------------------
+    # Step by step
+
+    def input_frame(self):
+        """A free OUTPUT buffer, as a Frame to write the next source frame
+        into (then :meth:`queue` it). Waits for the device to finish one
+        when all are queued. Its planes hold whatever the buffer held.
+
+        Example::
+
+            inp = s.input_frame()
+            inp.array[...] = picture
+            s.queue(inp)
+        """
+        self._check()
+        if self._free:
+            return self._inputs.frames[self._free.pop()]
+        return self._inputs.frames[_dequeue_index(self._ptr, OUTPUT)]
+
+    def queue(self, frame, *, timestamp_ns=None):
+        """Give the device a source frame: an input Frame of this session
+        (no copy), or numpy arrays as :meth:`Device.convert` takes them
+        (copied into a free OUTPUT buffer, after checking dtype, shape and
+        layout). The result it makes carries ``timestamp_ns`` (default: the
+        frame's number in microseconds, as V4L2 keeps microseconds).
+
+        Example::
+
+            s.queue(picture)                  # a (480, 640, 3) RGB24 array
+        """
+        self._check()
+        inputs = self._inputs.frames
+        index = getattr(frame, "index", None)
+        if index is None or index >= len(inputs) or inputs[index] is not frame:
+            planes = frame.planes if isinstance(frame, Frame) else \
+                frame if isinstance(frame, (tuple, list)) else (frame,)
+            target = self.input_frame()
+            self._fill(target, planes)
+            index = target.index
+        self._count += 1
+        _queue_index(self._ptr, OUTPUT, index,
+                     self._count * 1000 if timestamp_ns is None else timestamp_ns)
+        self._pending += 1
+
+    def _fill(self, target, planes):
+        if len(planes) != len(target.planes):
+            self._free.append(target.index)
+            raise InvalidArgument(22, f"{target.format} has {len(target.planes)} planes "
+                                  f"{target.names}, not {len(planes)}")
+        try:
+            for name, dst, src in zip(target.names, target.planes, planes):
+                what = f"the {name} plane of the {target.format} {target.width}x" \
+                    f"{target.height} frame" if len(planes) > 1 else \
+                    f"the {target.format} {target.width}x{target.height} frame"
+                check_plane(src, dst.shape, dst.dtype, what)
+                np.copyto(dst, src)
+        except BaseException:
+            self._free.append(target.index)
+            raise
+
+    def dequeue(self, timeout=None):
+        """The next result: a Frame viewing a CAPTURE buffer, the caller's
+        until :meth:`release`. Waits for it (up to ``timeout`` seconds).
+
+        :raises EndOfStream: after the LAST frame of a drain
+        :raises Timeout: when nothing came in time
+
+        Example::
+
+            out = s.dequeue(timeout=1.0)
+            print(out.sequence, out.timestamp_ns)
+            s.release(out)
+        """
+        self._check()
+        if timeout is not None:
+            deadline = time.monotonic() + timeout
+            while not capi.m2m_wait(self._ptr, max(0, int((deadline - time.monotonic())
+                                                          * 1000))) & capi.M2M_READY_CAPTURE:
+                if time.monotonic() >= deadline:
+                    raise Timeout(110, f"no frame from {self._device.path} in {timeout} s")
+        frame = self._outputs.frames[_dequeue_index(self._ptr, CAPTURE)]
+        self._pending -= 1
+        return frame
+
+    def release(self, frame):
+        """Give a CAPTURE buffer back to the device for another result.
+
+        Example::
+
+            out = s.dequeue()
+            s.release(out)
+        """
+        outputs = self._outputs.frames
+        if frame.index is None or frame.index >= len(outputs) or outputs[frame.index] is not frame:
+            raise InvalidArgument(22, "not an output frame of this session")
+        _queue_index(self._ptr, CAPTURE, frame.index, 0)
+
+    def drain(self):
+        """Ask the device to finish what is queued and flag the last
+        result LAST; :meth:`dequeue` then raises :class:`EndOfStream`.
+
+        Example::
+
+            s.drain()
+        """
+        self._check()
+        capi.m2m_drain(self._ptr)
+
+    def restart(self):
+        """Resume after a drain.
+
+        Example::
+
+            s.restart()
+        """
+        self._check()
+        capi.m2m_restart(self._ptr)
+
+    # ------------------------------------------------------------------
+    # The loop
+
+    def process(self, frames):
+        """Stream frames through the device, yielding each result as it
+        comes, in order: one output Frame (viewing a CAPTURE buffer) per
+        input. Each output is valid until the next one is asked for.
+
+        :param frames: an iterable of source frames: numpy arrays (or
+            plane sequences) as :meth:`Device.convert` takes them, copied
+            into the OUTPUT buffers; or input Frames of this session
+            (:meth:`input_frame`), queued as they are
+
+        Keeps every OUTPUT buffer busy: it takes the next source only while
+        a buffer is free, so sources may be produced lazily.
+
+        Example::
+
+            with dev.session("RGB24", (640, 480), to="NV12") as s:
+                for out in s.process(clip):
+                    show(out["Y"])
+        """
+        self._check()
+        depth = len(self._inputs.frames)
+        frames = iter(frames)
+        while True:
+            if self._pending >= depth:
+                out = self.dequeue()
+                yield out
+                self.release(out)
+                continue
+            try:
+                frame = next(frames)
+            except StopIteration:
+                break
+            self.queue(frame)
+        while self._pending:
+            out = self.dequeue()
+            yield out
+            self.release(out)
+
+    def __repr__(self):
+        i, o = self.input_format, self.output_format
+        return (f"<m2m.Session {format_name(i.fourcc)} {i.width}x{i.height} -> "
+                f"{format_name(o.fourcc)} {o.width}x{o.height}"
+                f"{' closed' if self._closed else ''}>")
+
+
+def _current(h, queue):
+    fmt = capi.m2m_format()
+    capi.m2m_get_format(h.ptr, fmt, queue)
+    return fmt

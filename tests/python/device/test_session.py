@@ -1,0 +1,136 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Streaming sessions: frames are views of the mapped buffers (zero copy),
+results equal convert()'s, and arrays stay safe after close."""
+import ctypes
+import gc
+import weakref
+
+import numpy as np
+import pytest
+
+import m2m
+from conftest import DEVICE
+
+
+def frames(rng, n, shape=(48, 64, 3)):
+    return [rng.integers(0, 256, size=shape, dtype=np.uint8) for _ in range(n)]
+
+
+def plane_address(frame, plane):
+    """Where libm2m mapped the memory a plane of a session frame lies in."""
+    layout = m2m.plane_layouts(frame_format(frame))[plane]
+    return m2m.capi.m2m_py_buffer_address(frame.buffer, layout.memory_plane) + layout.offset
+
+
+def frame_format(frame):
+    return m2m.frame_format(frame.format, frame.width, frame.height)
+
+
+def test_output_frames_are_the_mapped_capture_buffers(dev, rng):
+    with dev.session("RGB24", (64, 48), to="NV12") as s:
+        for out in s.process(frames(rng, 6)):
+            buf = out.buffer
+            assert buf.queue == m2m.capi.M2M_QUEUE_CAPTURE and not buf.queued
+            for p, plane in enumerate(out.planes):
+                assert plane.__array_interface__["data"][0] == plane_address(out, p)
+                # numpy's base is the ctypes array over the mapping, which
+                # holds the device handle.
+                base = plane.base
+                assert isinstance(base, ctypes.Array)
+                assert ctypes.addressof(base) == \
+                    m2m.capi.m2m_py_buffer_address(buf, m2m.plane_layouts(frame_format(out))[p].memory_plane)
+                assert base._m2m_owner is dev._handle
+                assert not plane.flags.owndata
+            y, cbcr = out
+            assert y.shape == (48, 64) and cbcr.shape == (24, 32, 2)
+
+
+def test_writing_into_an_input_view_reaches_the_device(dev, rng):
+    picture = frames(rng, 1)[0]
+    with dev.session("RGB24", (64, 48), to="YUYV", hflip=True) as s:
+        inp = s.input_frame()
+        assert inp.buffer.queue == m2m.capi.M2M_QUEUE_OUTPUT
+        assert inp.array.__array_interface__["data"][0] == plane_address(inp, 0)
+        inp.array[...] = picture          # straight into the OUTPUT buffer
+        s.queue(inp)
+        out = s.dequeue(timeout=5)
+        got = out.copy().array
+        s.release(out)
+        del inp, out
+    np.testing.assert_array_equal(got, dev.convert(picture, to="YUYV", hflip=True))
+
+
+def test_process_gives_convert_results_in_order(dev, rng):
+    clip = frames(rng, 9)
+    with dev.session("RGB24", (64, 48), to="YUYV", buffers=3) as s:
+        results = [(out.sequence, out.timestamp_ns, out.copy().array) for out in s.process(clip)]
+    assert [r[0] for r in results] == list(range(9))
+    assert [r[1] for r in results] == [1000 * (i + 1) for i in range(9)]
+    for (_, _, got), picture in zip(results, clip):
+        np.testing.assert_array_equal(got, dev.convert(picture, to="YUYV"))
+
+
+def test_bad_frames_in_a_session_raise_naming_the_problem(dev):
+    with dev.session("RGB24", (64, 48), to="YUYV") as s:
+        with pytest.raises(m2m.UnsupportedFormat, match="dtype uint8"):
+            s.queue(np.zeros((48, 64, 3), np.int16))
+        with pytest.raises(m2m.UnsupportedFormat, match="C-contiguous"):
+            s.queue(np.zeros((48, 128, 3), np.uint8)[:, ::2])
+        with pytest.raises(m2m.UnsupportedFormat, match=r"shape \(48, 64, 3\)"):
+            s.queue(np.zeros((48, 64, 4), np.uint8))
+        # Refused frames give their buffer back.
+        assert len(s._free) == len(s.inputs)
+
+
+def test_closing_the_device_keeps_old_arrays_alive_and_safe(rng):
+    dev = m2m.open(DEVICE)
+    handle = weakref.ref(dev._handle)
+    with dev.session("RGB24", (64, 48), to="YUYV") as s:
+        out = next(iter(s.process(frames(rng, 1))))
+        kept = out.array
+        expected = kept.copy()
+    dev.close()
+    with pytest.raises(m2m.DeviceClosed):
+        dev.session("RGB24", (64, 48))
+    assert handle() is not None           # the arrays hold the C device
+    np.testing.assert_array_equal(kept, expected)
+    kept[...] = 1                         # still mapped, still writable
+    assert (kept == 1).all()
+    del out, kept, s
+    gc.collect()
+    assert handle() is None               # the last array gone: m2m_close ran
+
+
+def test_views_of_an_old_session_block_reconfiguring_until_deleted(dev, rng):
+    with dev.session("RGB24", (64, 48), to="YUYV") as s:
+        out = next(iter(s.process(frames(rng, 1))))
+        row = out.array[3]
+    with pytest.raises(m2m.DeviceBusy, match="still view"):
+        dev.convert(np.zeros((48, 64), np.uint8))
+    del out, row, s
+    assert dev.convert(np.zeros((48, 64), np.uint8)).shape == (48, 64)
+
+
+def test_one_session_at_a_time_and_no_convert_meanwhile(dev):
+    with dev.session("RGB24", (64, 48)):
+        with pytest.raises(m2m.DeviceBusy, match="session"):
+            dev.session("RGB24", (64, 48))
+        with pytest.raises(m2m.DeviceBusy, match="session"):
+            dev.convert(np.zeros((48, 64), np.uint8))
+
+
+def test_drain_ends_the_stream(dev, rng):
+    with dev.session("RGB24", (64, 48), to="YUYV") as s:
+        s.queue(frames(rng, 1)[0])
+        s.drain()
+        # The frame's own buffer carries LAST when the drain came before
+        # the device finished it; otherwise an empty buffer follows with it.
+        results = []
+        while not results or not results[-1][1]:
+            out = s.dequeue(timeout=5)
+            results.append((out.sequence, out.last, out.buffer.bytesused[0]))
+            s.release(out)
+        assert results[0][0] == 0 and results[0][2] == 64 * 48 * 2
+        assert len(results) <= 2
+        with pytest.raises(m2m.EndOfStream, match="last CAPTURE"):
+            s.dequeue(timeout=5)
