@@ -274,53 +274,48 @@ int m2m_get_format_locked(struct m2m_device *dev, struct m2m_format *fmt,
 	return ret < 0 ? ret : m2m_format_from_v4l2(fmt, &v);
 }
 
-int m2m_try_format(struct m2m_device *dev, struct m2m_format *fmt,
-		   enum m2m_queue queue)
+/* TRY_FMT or S_FMT of a caller's format, with the lock held. */
+static int try_or_set(struct m2m_device *dev, struct m2m_format *fmt,
+		      enum m2m_queue queue, bool set, const char *func)
 {
 	struct v4l2_format v;
 	struct m2m_format f;
 	int ret;
 
-	M2M_ENTER(dev);
-	ret = m2m_check_queue(queue, __func__);
+	ret = m2m_check_queue(queue, func);
 	if (ret == 0)
-		ret = check_format(dev, fmt, __func__);
+		ret = check_format(dev, fmt, func);
 	if (ret < 0)
-		return m2m_leave(dev, ret);
+		return ret;
+	if (set) {
+		/* The driver refuses S_FMT on a queue that has buffers; a new
+		 * OUTPUT format may change CAPTURE's, so m2m_convert()'s go
+		 * too. */
+		m2m_free_buffers_locked(dev, queue);
+		if (dev->queues[M2M_QUEUE_CAPTURE].for_convert)
+			m2m_free_buffers_locked(dev, M2M_QUEUE_CAPTURE);
+		if (dev->queues[M2M_QUEUE_OUTPUT].for_convert)
+			m2m_free_buffers_locked(dev, M2M_QUEUE_OUTPUT);
+	}
 	f = to_send(dev, fmt, queue);
 	m2m_format_to_v4l2(dev, &v, queue, &f);
-	ret = M2M_IOCTL(dev, VIDIOC_TRY_FMT, &v);
-	if (ret == 0)
-		ret = m2m_format_from_v4l2(fmt, &v);
-	return m2m_leave(dev, ret);
+	ret = set ? M2M_IOCTL(dev, VIDIOC_S_FMT, &v) :
+		    M2M_IOCTL(dev, VIDIOC_TRY_FMT, &v);
+	return ret < 0 ? ret : m2m_format_from_v4l2(fmt, &v);
+}
+
+int m2m_try_format(struct m2m_device *dev, struct m2m_format *fmt,
+		   enum m2m_queue queue)
+{
+	M2M_ENTER(dev);
+	return m2m_leave(dev, try_or_set(dev, fmt, queue, false, __func__));
 }
 
 int m2m_set_format(struct m2m_device *dev, struct m2m_format *fmt,
 		   enum m2m_queue queue)
 {
-	struct v4l2_format v;
-	struct m2m_format f;
-	int ret;
-
 	M2M_ENTER(dev);
-	ret = m2m_check_queue(queue, __func__);
-	if (ret == 0)
-		ret = check_format(dev, fmt, __func__);
-	if (ret < 0)
-		return m2m_leave(dev, ret);
-	/* The driver refuses S_FMT on a queue that has buffers; a new OUTPUT
-	 * format may change CAPTURE's, so m2m_convert()'s go too. */
-	m2m_free_buffers_locked(dev, queue);
-	if (dev->queues[M2M_QUEUE_CAPTURE].for_convert)
-		m2m_free_buffers_locked(dev, M2M_QUEUE_CAPTURE);
-	if (dev->queues[M2M_QUEUE_OUTPUT].for_convert)
-		m2m_free_buffers_locked(dev, M2M_QUEUE_OUTPUT);
-	f = to_send(dev, fmt, queue);
-	m2m_format_to_v4l2(dev, &v, queue, &f);
-	ret = M2M_IOCTL(dev, VIDIOC_S_FMT, &v);
-	if (ret == 0)
-		ret = m2m_format_from_v4l2(fmt, &v);
-	return m2m_leave(dev, ret);
+	return m2m_leave(dev, try_or_set(dev, fmt, queue, true, __func__));
 }
 
 int m2m_get_format(struct m2m_device *dev, struct m2m_format *fmt,

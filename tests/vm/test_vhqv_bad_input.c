@@ -38,8 +38,7 @@ static const struct m2m_transport *const transport = &m2m_transport_inprocess;
 /* The in-process device is vhqv's multi-planar node only. */
 static const int first_node = 1;
 #else
-#include "transport-syscall.h"
-static const struct m2m_transport *const transport = &test_transport_syscall;
+static const struct m2m_transport *const transport = &m2m_transport_syscall;
 static const int first_node;
 #endif
 

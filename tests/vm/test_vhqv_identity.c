@@ -51,8 +51,7 @@
 static const struct m2m_transport *const transport = &m2m_transport_inprocess;
 static const bool single_planar_api = false;
 #else
-#include "transport-syscall.h"
-static const struct m2m_transport *const transport = &test_transport_syscall;
+static const struct m2m_transport *const transport = &m2m_transport_syscall;
 static const bool single_planar_api = true;
 #endif
 

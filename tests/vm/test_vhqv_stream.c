@@ -31,8 +31,7 @@
 static const struct m2m_transport *const transport = &m2m_transport_inprocess;
 static const bool mplane = true;
 #else
-#include "transport-syscall.h"
-static const struct m2m_transport *const transport = &test_transport_syscall;
+static const struct m2m_transport *const transport = &m2m_transport_syscall;
 static const bool mplane;
 #endif
 
