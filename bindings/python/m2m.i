@@ -81,6 +81,10 @@ static void m2m_raise(int err)
 	}
 	$result = PyLong_FromLong($1);
 }
+/* Struct members of type int are values, not errno returns. */
+%typemap(out) int multiplanar, int queued, int can_send {
+	$result = PyLong_FromLong($1);
+}
 %apply int COUNT {
 	int m2m_alloc_buffers, int m2m_buffer_count, int m2m_control_count,
 	int m2m_get_fd, int m2m_handle_source_change, int m2m_convert,
