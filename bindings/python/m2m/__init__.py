@@ -32,10 +32,19 @@ RGB565 ``(h, w)`` uint16; with several planes, a :class:`Frame` of arrays
 - NV12: Y ``(h, w)`` and CbCr ``(h/2, w/2, 2)``. Arrays that view device
 buffers keep that memory alive, also after the device is closed.
 
+Remote controls (rc-core IR devices such as vhqv's loopback ``vhqv-ir``)
+are :mod:`m2m.ir`: send scancodes and raw timings, read decoded keys::
+
+    with m2m.ir.open("vhqv-ir") as rc:
+        rc.protocols = {"nec"}
+        rc.send("nec", 0x04a1)
+        for key in rc.scancodes(timeout=1.0):
+            print(key.protocol, hex(key.scancode))
+
 Failures raise :class:`Error` subclasses (an :class:`OSError` with errno)
 carrying libm2m's message. The C API itself is :mod:`m2m.capi`.
 """
-from . import capi
+from . import capi, ir
 from ._controls import Control, Controls
 from ._errors import (BufferTooSmall, DeviceBusy, DeviceClosed, DeviceNotFound,
                       EndOfStream, Error, InvalidArgument, NotFound, NotSupported,
@@ -55,6 +64,6 @@ __all__ = [
     "DeviceInfo", "DeviceNotFound", "EndOfStream", "Error", "Event", "Events", "FIELDS",
     "Frame", "InvalidArgument", "NotFound", "NotSupported", "OutOfRange", "Ready",
     "Session", "Timeout", "UnknownControl", "UnsupportedFormat", "WouldBlock", "devices",
-    "format_name", "formats", "fourcc", "frame_format", "from_errno", "open",
+    "format_name", "formats", "fourcc", "frame_format", "from_errno", "ir", "open",
     "plane_layouts", "plane_names", "plane_shapes", "plane_views",
 ]
