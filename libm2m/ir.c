@@ -356,10 +356,13 @@ int m2m_ir_set_protocols(struct m2m_ir *ir, uint64_t bits)
 	ret = read_protocols(&ir->info);
 	if (ret < 0)
 		return ret;
-	if (bits & ~ir->info.protocols)
-		return m2m_error(EINVAL, "m2m_ir_set_protocols: %s cannot "
-				 "decode protocols 0x%llx", ir->info.name,
-				 (unsigned long long)(bits & ~ir->info.protocols));
+	for (i = 0; i < 64; i++)
+		if (bits >> i & 1 && !(ir->info.protocols >> i & 1))
+			return m2m_error(EINVAL, "m2m_ir_set_protocols: %s "
+					 "cannot decode %s", ir->info.name,
+					 m2m_ir_protocol_name(i) ?
+					 m2m_ir_protocol_name(i) : "an unknown "
+					 "protocol");
 	/* Each decoder once: "nec +rc-6", or "none". */
 	for (i = 0; i < NUM_PROTOCOLS; i++) {
 		const char *dec = protocols[i].decoder;
@@ -411,9 +414,19 @@ int m2m_ir_send_raw(struct m2m_ir *ir, const uint32_t *durations,
 		    size_t count)
 {
 	int ret = check(ir, __func__);
+	size_t i;
 
 	if (ret == 0 && !durations)
 		ret = m2m_error(EINVAL, "m2m_ir_send_raw: durations is NULL");
+	/* What lirc refuses with a bare EINVAL, named. */
+	if (ret == 0 && count % 2 == 0)
+		ret = m2m_error(EINVAL, "m2m_ir_send_raw: %zu timings: lirc "
+				"takes an odd count, a mark first and last",
+				count);
+	for (i = 0; ret == 0 && i < count; i++)
+		if (!durations[i])
+			ret = m2m_error(EINVAL, "m2m_ir_send_raw: timing %zu is "
+					"0 us", i);
 	if (ret == 0)
 		ret = send_mode(ir, LIRC_MODE_PULSE, __func__);
 	if (ret == 0)

@@ -206,14 +206,23 @@ Test(libm2m_ir, ir_ctl_scancodes_are_read_back)
 Test(libm2m_ir, bad_input_gets_lircs_codes_and_a_message)
 {
 	uint32_t even[2] = { 500, 500 }, zero[3] = { 500, 0, 500 };
+	uint32_t *many = calloc(2049, sizeof(*many));
 
 	cr_assert_eq(m2m_ir_send_raw(ir, even, 2), -EINVAL);
-	cr_assert_not_null(strstr(m2m_last_error(), "/dev/lirc"));
+	cr_assert_not_null(strstr(m2m_last_error(), "odd count"));
 	cr_assert_eq(m2m_ir_send_raw(ir, zero, 3), -EINVAL);
+	cr_assert_not_null(strstr(m2m_last_error(), "timing 1 is 0"));
 	cr_assert_eq(m2m_ir_send_raw(ir, even, 0), -EINVAL);
+	/* More than lirc takes: its own EINVAL, with the node named. */
+	for (int i = 0; i < 2049; i++)
+		many[i] = 100;
+	cr_assert_eq(m2m_ir_send_raw(ir, many, 2049), -EINVAL);
+	cr_assert_not_null(strstr(m2m_last_error(), "/dev/lirc"));
+	free(many);
 	cr_assert_eq(m2m_ir_send_scancode(ir, RC_PROTO_NEC, 1ull << 32),
 		     -EINVAL);
 	cr_assert_eq(m2m_ir_send_scancode(ir, 999, 1), -EINVAL);
 	cr_assert_eq(m2m_ir_set_protocols(ir, BIT(RC_PROTO_CEC)), -EINVAL);
-	cr_assert_not_null(strstr(m2m_last_error(), "cannot decode"));
+	cr_assert_not_null(strstr(m2m_last_error(), "cannot decode cec"),
+			   "%s", m2m_last_error());
 }
