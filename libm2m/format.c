@@ -426,52 +426,48 @@ static int rect_selection(struct v4l2_selection *sel,
 	return 0;
 }
 
-int m2m_set_rect(struct m2m_device *dev, struct m2m_rect *rect,
-		 enum m2m_rect_target target)
+/* S_SELECTION (set) or G_SELECTION of a rectangle, with the lock held. */
+static int selection(struct m2m_device *dev, struct m2m_rect *rect,
+		     enum m2m_rect_target target, bool set, const char *func)
 {
 	struct v4l2_selection sel;
 	int ret;
 
-	M2M_ENTER(dev);
-	ret = rect_selection(&sel, target, __func__);
+	ret = rect_selection(&sel, target, func);
 	if (ret == 0 && !rect)
-		ret = m2m_error(EINVAL, "m2m_set_rect: rect is NULL");
-	if (ret == 0 && (target == M2M_RECT_CROP_BOUNDS ||
-			 target == M2M_RECT_COMPOSE_BOUNDS))
-		ret = m2m_error(EINVAL, "m2m_set_rect: bounds are read only");
+		ret = m2m_error(EINVAL, "%s: rect is NULL", func);
+	if (ret == 0 && set && (target == M2M_RECT_CROP_BOUNDS ||
+				target == M2M_RECT_COMPOSE_BOUNDS))
+		ret = m2m_error(EINVAL, "%s: bounds are read only", func);
 	if (ret < 0)
-		return m2m_leave(dev, ret);
-	sel.r.left = rect->left;
-	sel.r.top = rect->top;
-	sel.r.width = rect->width;
-	sel.r.height = rect->height;
-	ret = M2M_IOCTL(dev, VIDIOC_S_SELECTION, &sel);
-	if (ret == 0) {
-		rect->left = sel.r.left;
-		rect->top = sel.r.top;
-		rect->width = sel.r.width;
-		rect->height = sel.r.height;
+		return ret;
+	if (set) {
+		sel.r.left = rect->left;
+		sel.r.top = rect->top;
+		sel.r.width = rect->width;
+		sel.r.height = rect->height;
 	}
-	return m2m_leave(dev, ret);
+	ret = set ? M2M_IOCTL(dev, VIDIOC_S_SELECTION, &sel) :
+		    M2M_IOCTL(dev, VIDIOC_G_SELECTION, &sel);
+	if (ret < 0)
+		return ret;
+	rect->left = sel.r.left;
+	rect->top = sel.r.top;
+	rect->width = sel.r.width;
+	rect->height = sel.r.height;
+	return 0;
+}
+
+int m2m_set_rect(struct m2m_device *dev, struct m2m_rect *rect,
+		 enum m2m_rect_target target)
+{
+	M2M_ENTER(dev);
+	return m2m_leave(dev, selection(dev, rect, target, true, __func__));
 }
 
 int m2m_get_rect(struct m2m_device *dev, struct m2m_rect *rect,
 		 enum m2m_rect_target target)
 {
-	struct v4l2_selection sel;
-	int ret;
-
 	M2M_ENTER(dev);
-	ret = rect_selection(&sel, target, __func__);
-	if (ret == 0 && !rect)
-		ret = m2m_error(EINVAL, "m2m_get_rect: rect is NULL");
-	if (ret == 0)
-		ret = M2M_IOCTL(dev, VIDIOC_G_SELECTION, &sel);
-	if (ret == 0) {
-		rect->left = sel.r.left;
-		rect->top = sel.r.top;
-		rect->width = sel.r.width;
-		rect->height = sel.r.height;
-	}
-	return m2m_leave(dev, ret);
+	return m2m_leave(dev, selection(dev, rect, target, false, __func__));
 }
