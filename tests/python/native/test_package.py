@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import m2m
+import m2m.ir
 
 
 def test_fourcc_matches_v4l2_and_names_are_case_blind():
@@ -112,15 +113,17 @@ def test_help_documents_the_package_and_convert():
 
 
 def public_callables():
-    for name in m2m.__all__:
-        obj = getattr(m2m, name)
-        if inspect.isclass(obj):
-            yield name, obj
-            for attr, member in vars(obj).items():
-                if not attr.startswith("_") and (callable(member) or isinstance(member, property)):
-                    yield f"{name}.{attr}", member
-        elif callable(obj):
-            yield name, obj
+    """Every public name of m2m and of m2m.ir, with its members."""
+    for module, prefix in ((m2m, ""), (m2m.ir, "ir.")):
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if inspect.isclass(obj):
+                yield prefix + name, obj
+                for attr, member in vars(obj).items():
+                    if not attr.startswith("_") and (callable(member) or isinstance(member, property)):
+                        yield f"{prefix}{name}.{attr}", member
+            elif callable(obj):
+                yield prefix + name, obj
 
 
 @pytest.mark.parametrize("name, obj", list(public_callables()), ids=lambda v: v if isinstance(v, str) else "")
