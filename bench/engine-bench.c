@@ -364,7 +364,18 @@ static void pin_to_cpu(void)
 		printf("one thread, pinned to CPU %d\n", BENCH_CPU);
 }
 
-int main(void)
+/* With arguments, only the rows whose name contains one of them. */
+static bool selected(const struct operation *op, int argc, char **argv)
+{
+	int a;
+
+	for (a = 1; a < argc; a++)
+		if (strstr(op->name, argv[a]))
+			return true;
+	return argc < 2;
+}
+
+int main(int argc, char **argv)
 {
 	const char *config = BENCH_CONFIG;
 	size_t i;
@@ -384,6 +395,8 @@ int main(void)
 	printf("%-50s %9s %9s %13s %10s\n", "operation [reference]",
 	       "engine ms", "libyuv ms", "engine/libyuv", "max diff");
 	for (i = 0; i < ARRAY_SIZE(operations); i++) {
+		if (!selected(&operations[i], argc, argv))
+			continue;
 		if (operations[i].section)
 			printf("-- %s\n", operations[i].section);
 		bench_row(&operations[i]);
