@@ -257,11 +257,15 @@ static const struct operation operations[] = {
 	  .deinterlace = HQV_DEINTERLACE_BLEND, .run_reference = ref_blend },
 };
 
+/*
+ * The CPU time of this thread, not the wall clock: time the scheduler
+ * gives to other processes (a build, a VM) is not counted.
+ */
 static double seconds_now(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -285,15 +289,12 @@ static int compare_doubles(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/*
- * Milliseconds per frame: one frame to warm caches and fault in the
- * destination, one to size the runs, then the median of RUNS runs.
- */
-static double time_frames(frame_fn *frame, struct bench *b,
-			  const struct operation *op)
+/* Frames per run: two frames warm caches and fault in the destination. */
+static unsigned int frames_per_run(frame_fn *frame, struct bench *b,
+				   const struct operation *op)
 {
-	double ms[RUNS], start, once;
-	unsigned int frames, run, i;
+	double start, once = 0;
+	unsigned int i, frames;
 
 	for (i = 0; i < 2; i++) {
 		start = seconds_now();
@@ -301,17 +302,41 @@ static double time_frames(frame_fn *frame, struct bench *b,
 		once = seconds_now() - start;
 	}
 	frames = once > 0 ? RUN_SECONDS / once : 1000;
-	if (frames < 1)
-		frames = 1;
+	return frames ? frames : 1;
+}
+
+static double run_ms(frame_fn *frame, struct bench *b,
+		     const struct operation *op, unsigned int frames)
+{
+	double start = seconds_now();
+	unsigned int i;
+
+	for (i = 0; i < frames; i++)
+		frame(b, op);
+	return (seconds_now() - start) * 1e3 / frames;
+}
+
+/*
+ * Milliseconds per frame of the engine and of the reference: the median
+ * of RUNS runs each, taken in turns, so that a slower spell of the
+ * machine falls on both sides of the ratio.
+ */
+static void time_both(struct bench *b, const struct operation *op,
+		      double *engine_ms, double *reference_ms)
+{
+	unsigned int e = frames_per_run(engine_frame, b, op);
+	unsigned int r = frames_per_run(reference_frame, b, op);
+	double ems[RUNS], rms[RUNS];
+	unsigned int run;
 
 	for (run = 0; run < RUNS; run++) {
-		start = seconds_now();
-		for (i = 0; i < frames; i++)
-			frame(b, op);
-		ms[run] = (seconds_now() - start) * 1e3 / frames;
+		ems[run] = run_ms(engine_frame, b, op, e);
+		rms[run] = run_ms(reference_frame, b, op, r);
 	}
-	qsort(ms, RUNS, sizeof(ms[0]), compare_doubles);
-	return ms[RUNS / 2];
+	qsort(ems, RUNS, sizeof(ems[0]), compare_doubles);
+	qsort(rms, RUNS, sizeof(rms[0]), compare_doubles);
+	*engine_ms = ems[RUNS / 2];
+	*reference_ms = rms[RUNS / 2];
 }
 
 static void bench_row(const struct operation *op)
@@ -338,8 +363,7 @@ static void bench_row(const struct operation *op)
 	}
 	b.scratch = xaligned_alloc(hqv_job_scratch_size(&b.job));
 
-	engine_ms = time_frames(engine_frame, &b, op);
-	reference_ms = time_frames(reference_frame, &b, op);
+	time_both(&b, op, &engine_ms, &reference_ms);
 
 	snprintf(label, sizeof(label), "%s [%s]", op->name, op->reference);
 	printf("%-50s %9.2f %9.2f %13.2f %10d\n", label, engine_ms,
@@ -386,8 +410,8 @@ int main(int argc, char **argv)
 	printf("engine build type: %s\n",
 	       *config ? config : "none (unoptimised: use RelWithDebInfo)");
 	pin_to_cpu();
-	printf("each figure: median of %d runs of about %.2f s\n", RUNS,
-	       RUN_SECONDS);
+	printf("each figure: median of %d runs of about %.2f s of thread CPU time,\n"
+	       "engine and reference in turns\n", RUNS, RUN_SECONDS);
 	printf("Y'CbCr: BT.601 limited range; R'G'B': full range\n");
 	printf("XBGR32 'XR24' is B,G,R,X in memory, as libyuv's ARGB\n");
 	printf("last column: largest byte difference between the outputs\n\n");
