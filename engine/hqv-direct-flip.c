@@ -182,6 +182,8 @@ static void flip_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 			view->src.bytesperline[p] = row_bytes(job, p);
 		head->place = hqv_direct_place_find(view, &unused);
 		head->valid = 1;
+		/* The band starts for the row it calls too (its valid word). */
+		*(uint32_t *)((uint8_t *)scratch + place_offset(job)) = 0;
 	}
 	for (p = 0; p < s->num_planes; p++) {
 		size_t bytes = row_bytes(job, p);
@@ -224,6 +226,8 @@ hqv_direct_fn *hqv_direct_flip_find(const struct hqv_job *job, size_t *scratch)
 		return NULL;
 	if (!hqv_direct_place_find(job, &place_scratch))
 		return NULL;
-	*scratch = place_offset(job) + place_scratch;
+	/* At least the two words hqv_job_run() gives a band's state. */
+	*scratch = place_offset(job) +
+		   (place_scratch > 8 ? place_scratch : 8);
 	return flip_pair;
 }

@@ -168,6 +168,96 @@ static inline __attribute__((always_inline)) uint8_t code_of(int16_t v)
 }
 
 /*
+ * Without vector registers (HQV_SCALAR_ROWS: the kernel's default build) a
+ * product costs a multiply and three more operations, and R'G'B' to
+ * Y'CbCr takes nine of them a pixel. Their inputs there are bytes, so the
+ * 256 products of each coefficient, p[i][j][v] = hqv_color_product(d of
+ * code v, m[i][j]), the same numbers, are made once a band into a table
+ * at the start of the row's scratch, and each product becomes a load.
+ * hqv_job_run() zeroes the first word (valid) at each band's start.
+ */
+struct color_lut {
+	uint32_t valid;
+	uint32_t band_end;	/* hqv_job_run()'s, unused */
+	int16_t p[3][3][256];
+};
+
+/*
+ * The same for Y'CbCr to R'G'B': luma inputs are bytes; chroma inputs are
+ * interpolated, d = 16 s - 16384 for a sum s of 0..2040 (chroma_ds()), and
+ * their table is indexed by s.
+ */
+#define CHROMA_SUMS	2041
+
+struct color_lut_ds {
+	uint32_t valid;
+	uint32_t band_end;	/* hqv_job_run()'s, unused */
+	int16_t y[3][256];		/* output i, luma code v */
+	int16_t c[3][2][CHROMA_SUMS];	/* output i, Cb or Cr, sum s */
+};
+
+/* Scratch bytes before a row's arrays for a table of size bytes. */
+static size_t color_lut_bytes(size_t size)
+{
+	return HQV_SCALAR_ROWS ? (size + 63) & ~(size_t)63 : 0;
+}
+
+/* The band's table of c's products in scratch, made if not yet valid. */
+static const struct color_lut *color_lut_get(const struct color16 *c,
+					      void *scratch)
+{
+	struct color_lut *t = scratch;
+	unsigned int i, j, v;
+
+	if (t->valid)
+		return t;
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			for (v = 0; v < 256; v++)
+				t->p[i][j][v] = (int16_t)hqv_color_product(
+					hqv_color_in_code(v), c->m[i][j]);
+	t->valid = 1;
+	return t;
+}
+
+/* The band's table for Y'CbCr inputs, made if not yet valid. */
+static const struct color_lut_ds *color_lut_ds_get(const struct color16 *c,
+						    void *scratch)
+{
+	struct color_lut_ds *t = scratch;
+	unsigned int i, j, v;
+
+	if (t->valid)
+		return t;
+	for (i = 0; i < 3; i++) {
+		for (v = 0; v < 256; v++)
+			t->y[i][v] = (int16_t)hqv_color_product(
+				hqv_color_in_code(v), c->m[i][0]);
+		for (j = 0; j < 2; j++)
+			for (v = 0; v < CHROMA_SUMS; v++)
+				t->c[i][j][v] = (int16_t)hqv_color_product(
+					16 * (int32_t)v - (256 << HQV_FRAC_BITS),
+					c->m[i][j + 1]);
+	}
+	t->valid = 1;
+	return t;
+}
+
+/* The table index of a chroma input d. */
+static inline __attribute__((always_inline)) uint32_t ds_index(int16_t d)
+{
+	return (uint32_t)(d + (256 << HQV_FRAC_BITS)) >> 4;
+}
+
+/* Output i of the colour step for code values a, b, c, from the table. */
+static inline __attribute__((always_inline)) int16_t
+color_lut_sum(const struct color_lut *t, int16_t o, unsigned int i,
+	      uint8_t a, uint8_t b, uint8_t c)
+{
+	return (int16_t)(t->p[i][0][a] + t->p[i][1][b] + t->p[i][2][c] + o);
+}
+
+/*
  * Y'CbCr to 24- or 32-bit R'G'B', two simple loops per row. The first
  * interpolates chroma to every pixel as the pipeline does (down, 3/4 of
  * the own chroma row and 1/4 of the neighbour's; across, an odd column
@@ -336,6 +426,30 @@ ds_to_rgb(const struct color16 *c, const uint8_t *restrict luma,
 	}
 }
 
+/* The same without vector registers: products from the band's table. */
+static inline __attribute__((always_inline)) void
+ds_to_rgb_lut(const struct color16 *c, const struct color_lut_ds *t,
+	      const uint8_t *restrict luma, const int16_t *restrict dcb,
+	      const int16_t *restrict dcr, uint8_t *restrict out,
+	      const size_t w, const size_t o_r, const size_t o_g,
+	      const size_t o_b, const uint8_t extra)
+{
+	size_t x;
+
+	for (x = 0; x < w; x++) {
+		uint32_t l = luma[x], u = ds_index(dcb[x]), v = ds_index(dcr[x]);
+		uint8_t *px = out + 4 * x;
+
+		px[o_r] = code_of((int16_t)(t->y[0][l] + t->c[0][0][u] +
+					    t->c[0][1][v] + c->o[0]));
+		px[o_g] = code_of((int16_t)(t->y[1][l] + t->c[1][0][u] +
+					    t->c[1][1][v] + c->o[1]));
+		px[o_b] = code_of((int16_t)(t->y[2][l] + t->c[2][0][u] +
+					    t->c[2][1][v] + c->o[2]));
+		px[6 - o_r - o_g - o_b] = extra;
+	}
+}
+
 /* 24-bit pixels from 32-bit ones: a loop of its own that vectorises. */
 static inline __attribute__((always_inline)) void
 rgb32_to_24(const uint8_t *restrict in, uint8_t *restrict out, size_t w)
@@ -359,7 +473,9 @@ yuv_to_rgb_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 	const size_t stride = row_stride(w);
 	const uint8_t extra = hqv_format_has_alpha(job->dst.fmt) ?
 			      job->alpha : 0xff;
-	int16_t *dcb = scratch, *dcr = dcb + stride;
+	int16_t *dcb = (int16_t *)((uint8_t *)scratch +
+			color_lut_bytes(sizeof(struct color_lut_ds)));
+	int16_t *dcr = dcb + stride;
 	uint16_t *u = (uint16_t *)(dcr + stride);
 	uint8_t *lbuf = (uint8_t *)(u + stride);
 	/* 24-bit rows are built as 32-bit ones first, bytes 0 to 2. */
@@ -377,7 +493,10 @@ yuv_to_rgb_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 		const uint8_t *luma;
 
 		yuv_ds(job, y + r, lbuf, u, dcb, dcr, &luma);
-		if (lean)
+		if (HQV_SCALAR_ROWS)
+			ds_to_rgb_lut(&c, color_lut_ds_get(&c, scratch), luma,
+				      dcb, dcr, out, w, o_r, o_g, o_b, extra);
+		else if (lean)
 			ds_to_rgb(&c, luma, dcb, dcr, out, w, o_r, o_g, o_b,
 				  extra, true);
 		else
@@ -413,8 +532,8 @@ static hqv_direct_fn *yuv_to_rgb_find(const struct hqv_job *job,
 	if (!color16_init(&job->plan, &c, to_code))
 		return NULL;
 	/* Chroma d, sums, packed lumas, 24-bit destinations' 32-bit row. */
-	*scratch = row_stride(job->src.width) *
-		   (3 * sizeof(int16_t) + 1 + 4);
+	*scratch = color_lut_bytes(sizeof(struct color_lut_ds)) +
+		   row_stride(job->src.width) * (3 * sizeof(int16_t) + 1 + 4);
 	switch (d->bytes_per_group[0] << 12 | d->order[0] << 8 |
 		d->order[1] << 4 | d->order[2]) {
 	case 0x3012:
@@ -508,6 +627,33 @@ rgb_to_samples(const struct color16 *c, const uint8_t *restrict in,
 		vb = color16_sum(m_b, ob, r, g, b);
 		vr = color16_sum(m_r, or, r, g, b);
 		yc[x] = code_of(vy);
+		if (clamp) {
+			vb = clamp_eighths(vb);
+			vr = clamp_eighths(vr);
+		}
+		cb[x] = (add ? cb[x] : 0) + vb;
+		cr[x] = (add ? cr[x] : 0) + vr;
+	}
+}
+
+/* The same without vector registers: products from the band's table. */
+static inline __attribute__((always_inline)) void
+rgb_to_samples_lut(const struct color16 *c, const struct color_lut *t,
+		   const uint8_t *restrict in, uint8_t *restrict yc,
+		   uint16_t *restrict cb, uint16_t *restrict cr,
+		   const size_t w, const size_t bpp, const size_t o_r,
+		   const size_t o_g, const size_t o_b, const bool add,
+		   const bool clamp)
+{
+	size_t x;
+
+	for (x = 0; x < w; x++) {
+		const uint8_t *px = in + bpp * x;
+		uint8_t r = px[o_r], g = px[o_g], b = px[o_b];
+		int16_t vb = color_lut_sum(t, c->o[1], 1, r, g, b);
+		int16_t vr = color_lut_sum(t, c->o[2], 2, r, g, b);
+
+		yc[x] = code_of(color_lut_sum(t, c->o[0], 0, r, g, b));
 		if (clamp) {
 			vb = clamp_eighths(vb);
 			vr = clamp_eighths(vr);
@@ -669,7 +815,8 @@ rgb_to_yuv_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 	unsigned int r;
 	bool clamp;
 
-	cb[0] = scratch;
+	cb[0] = (uint16_t *)((uint8_t *)scratch +
+			     color_lut_bytes(sizeof(struct color_lut)));
 	cr[0] = cb[0] + stride;
 	cb[1] = cr[0] + stride;
 	cr[1] = cb[1] + stride;
@@ -689,7 +836,11 @@ rgb_to_yuv_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 		unsigned int c_row = job->dst.fmt->vsub == 2 ? 0 : r;
 		bool add = job->dst.fmt->vsub == 2 && r;
 
-		if (clamp && add)
+		if (HQV_SCALAR_ROWS)
+			rgb_to_samples_lut(&c, color_lut_get(&c, scratch), in,
+					   yc[r], cb[c_row], cr[c_row], w, bpp,
+					   o_r, o_g, o_b, add, clamp);
+		else if (clamp && add)
 			rgb_to_samples(&c, in, yc[r], cb[c_row], cr[c_row], w,
 				       bpp, o_r, o_g, o_b, true, true);
 		else if (clamp)
@@ -730,7 +881,8 @@ static hqv_direct_fn *rgb_to_yuv_find(const struct hqv_job *job,
 	if (!color16_init(&job->plan, &c, rgb_to_yuv_codes))
 		return NULL;
 	/* Four chroma arrays, two luma rows and two rows of chroma codes. */
-	*scratch = row_stride(job->src.width) * (4 * sizeof(uint16_t) + 4);
+	*scratch = color_lut_bytes(sizeof(struct color_lut)) +
+		   row_stride(job->src.width) * (4 * sizeof(uint16_t) + 4);
 	switch (s->bytes_per_group[0] << 12 | s->order[0] << 8 |
 		s->order[1] << 4 | s->order[2]) {
 	case 0x3012:

@@ -31,10 +31,22 @@
  * vector registers (they need kernel_fpu_begin/end, a later SIMD pass).
  */
 #if !defined(__KERNEL__) && defined(__x86_64__) && defined(__GNUC__) && \
-	!defined(__clang__)
+	!defined(__clang__) && defined(__SSE2__)
 #define HQV_ROW_CLONES	__attribute__((target_clones("avx2", "default")))
 #else
 #define HQV_ROW_CLONES
+#endif
+
+/*
+ * HQV_SCALAR_ROWS is 1 where the row loops run without vector registers
+ * (the kernel's default build, -mno-sse; -mgeneral-regs-only): there the
+ * direct rows read the colour step's products from per-band tables
+ * instead of multiplying (hqv-direct.c, struct color_lut).
+ */
+#if defined(__SSE2__) || defined(__ARM_NEON) || defined(__ALTIVEC__)
+#define HQV_SCALAR_ROWS	0
+#else
+#define HQV_SCALAR_ROWS	1
 #endif
 
 #endif /* HQV_TYPES_H */
