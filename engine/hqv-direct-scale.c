@@ -17,6 +17,12 @@
  * computed once per band: the 4:4:4 line at source width is never made.
  * Luma is the same with v = 4 Y' and u = 2 v.
  *
+ * The tap is linear up to its rounding: v[k] wa + v[k + 1] wb is
+ * 3 A + B, where A and B are the same sums over the chroma rows a and b
+ * themselves (B = A when v = 4 a). A chroma row of a 4:2:0 plane is a or
+ * b for four luma rows, so its sums are made once and kept, and each luma
+ * row only adds its two rows' sums and rounds.
+ *
  * Horizontally scaled rows (all three channels) are kept in two slots,
  * as the pipeline's cached_row() keeps them, for the next row of the band.
  */
@@ -30,12 +36,23 @@ struct taps {
 	uint32_t *wa, *wb;
 };
 
+/*
+ * Chroma rows whose sums are kept: consecutive luma rows 2k and 2k + 1
+ * use rows k - 1, k and k + 1 of a 4:2:0 plane between them.
+ */
+#define SUM_ROWS	3
+
 struct scale_state {
 	uint32_t started;	/* zero at a band's start (hqv_job_run()) */
 	uint32_t band_end;	/* the band's end row (hqv_job_run()) */
 	int32_t row[2];		/* source rows the slots hold, or -1 */
 	struct taps taps[2];	/* luma, chroma (the same for 4:4:4) */
-	uint32_t *v[3];		/* a source row per channel, as v pairs */
+	uint32_t *yy;		/* a source luma row, as byte pairs */
+	uint32_t *cc;		/* a source chroma row, as Cb and Cr pairs */
+	uint32_t *sum[SUM_ROWS][2];	/* chroma rows' taps, Cb and Cr */
+	const uint8_t *sum_row[SUM_ROWS];	/* Cb of the row summed, or NULL */
+	uint32_t sum_age[SUM_ROWS];	/* sums_made when it was summed */
+	uint32_t sums_made;
 	uint16_t *h[2][3];	/* slots: rows scaled across, per channel */
 	uint16_t *l[2][2];	/* chroma of a pair of rows, scaled down */
 	uint8_t *c[2];		/* a destination chroma row, Cb and Cr */
@@ -64,8 +81,11 @@ static size_t layout(const struct hqv_job *job, struct scale_state *s)
 		TAKE(s->taps[i].wa, n);
 		TAKE(s->taps[i].wb, n);
 	}
-	for (c = 0; c < 3; c++)
-		TAKE(s->v[c], w);
+	TAKE(s->yy, w);
+	TAKE(s->cc, w);
+	for (i = 0; i < SUM_ROWS; i++)
+		for (c = 0; c < 2; c++)
+			TAKE(s->sum[i][c], n);
 	for (i = 0; i < 2; i++)
 		for (c = 0; c < 3; c++)
 			TAKE(s->h[i][c], n);
@@ -127,52 +147,110 @@ static void make_taps(const struct hqv_job *job, struct taps *t,
 }
 
 /*
- * One row of v samples scaled across, in 4:4:4 samples with 6 fractional
- * bits. vv[k] holds v[k] and v[k + 1], so each column loads one word.
+ * Luma bytes in pairs, y[x] and y[x + 1] (taps never pair the last), in
+ * 32-bit words: GCC vectorises loads through an index of those, not of
+ * 16-bit ones.
  */
 static inline __attribute__((always_inline)) void
-scale_across(const uint32_t *restrict vv, const struct taps *t,
-	     uint16_t *restrict out, size_t n)
+luma_pairs(const uint8_t *restrict y, uint32_t *restrict yy, size_t n)
+{
+	size_t x;
+
+	for (x = 0; x + 1 < n; x++)
+		yy[x] = y[x] | y[x + 1] << 8;
+}
+
+/*
+ * A luma row scaled across, in 4:4:4 samples with 6 fractional bits:
+ * (4 Y' wa + 4 Y'' wb + 4096) >> 13 with the 4 taken out of the shift.
+ * yy[k] holds both samples of a tap, so each column loads one word.
+ */
+static inline __attribute__((always_inline)) void
+luma_across(const uint32_t *restrict yy, const struct taps *t,
+	    uint16_t *restrict out, size_t n)
 {
 	const int32_t *restrict idx = t->idx;
 	const uint32_t *restrict wa = t->wa, *restrict wb = t->wb;
 	size_t d;
 
 	for (d = 0; d < n; d++) {
-		uint32_t pair = vv[idx[d]];
+		uint32_t pair = yy[idx[d]];
 
-		out[d] = ((pair & 0xffff) * wa[d] + (pair >> 16) * wb[d] +
-			  4096) >> 13;
+		out[d] = ((pair & 0xff) * wa[d] + (pair >> 8) * wb[d] +
+			  1024) >> 11;
 	}
 }
 
-/* v of luma, 4 Y', in pairs; step bytes apart (taps never pair the last). */
+/* Cb and Cr of a chroma row in pairs, a byte each; step 1 planar, 2 NV. */
 static inline __attribute__((always_inline)) void
-luma_v(const uint8_t *restrict y, const size_t step, uint32_t *restrict vv,
-       size_t n)
-{
-	size_t x;
-
-	for (x = 0; x + 1 < n; x++)
-		vv[x] = 4 * y[x * step] | (uint32_t)(4 * y[(x + 1) * step]) << 16;
-}
-
-/* v of chroma, in pairs: 3 a + b down a 4:2:0 plane, else 4 a. */
-static inline __attribute__((always_inline)) void
-chroma_v(const uint8_t *restrict a, const uint8_t *restrict b, bool interp,
-	 const size_t step, uint32_t *restrict vv, size_t n)
+chroma_pairs(const uint8_t *restrict cb, const uint8_t *restrict cr,
+	     const size_t step, uint32_t *restrict cc, size_t n)
 {
 	size_t k;
 
-	if (interp)
-		for (k = 0; k + 1 < n; k++)
-			vv[k] = (3 * a[k * step] + b[k * step]) |
-				(uint32_t)(3 * a[(k + 1) * step] +
-					   b[(k + 1) * step]) << 16;
+	for (k = 0; k + 1 < n; k++)
+		cc[k] = cb[k * step] | cb[(k + 1) * step] << 8 |
+			(uint32_t)cr[k * step] << 16 |
+			(uint32_t)cr[(k + 1) * step] << 24;
+}
+
+/*
+ * A chroma row's taps, Cb and Cr through one load (they share their
+ * taps), not rounded: at most 255 (wa + wb) = 255 << 17 each, so 3 A + B
+ * still fits 32 bits.
+ */
+static inline __attribute__((always_inline)) void
+chroma_across(const uint32_t *restrict cc, const struct taps *t,
+	      uint32_t *restrict cb, uint32_t *restrict cr, size_t n)
+{
+	const int32_t *restrict idx = t->idx;
+	const uint32_t *restrict wa = t->wa, *restrict wb = t->wb;
+	size_t d;
+
+	for (d = 0; d < n; d++) {
+		uint32_t quad = cc[idx[d]];
+
+		cb[d] = (quad & 0xff) * wa[d] + (quad >> 8 & 0xff) * wb[d];
+		cr[d] = (quad >> 16 & 0xff) * wa[d] + (quad >> 24) * wb[d];
+	}
+}
+
+/*
+ * The entry holding the sums of r's chroma row e (0: its own, 1: its
+ * neighbour), made unless one does; entry keep stays (-1: none), and
+ * the oldest other gives way.
+ */
+static inline __attribute__((always_inline)) unsigned int
+sums_of(struct scale_state *s, const struct hqv_yuv_row *r, unsigned int e,
+	size_t n, int keep)
+{
+	unsigned int i, old = keep == 0 ? 1 : 0;
+
+	for (i = 0; i < SUM_ROWS; i++)
+		if (s->sum_row[i] == r->cb[e])
+			return i;
+	for (i = 0; i < SUM_ROWS; i++)
+		if ((int)i != keep && s->sum_age[i] < s->sum_age[old])
+			old = i;
+	if (r->c_step == 2)
+		chroma_pairs(r->cb[e], r->cr[e], 2, s->cc, r->c_count);
 	else
-		for (k = 0; k + 1 < n; k++)
-			vv[k] = 4 * a[k * step] |
-				(uint32_t)(4 * a[(k + 1) * step]) << 16;
+		chroma_pairs(r->cb[e], r->cr[e], 1, s->cc, r->c_count);
+	chroma_across(s->cc, &s->taps[1], s->sum[old][0], s->sum[old][1], n);
+	s->sum_row[old] = r->cb[e];
+	s->sum_age[old] = ++s->sums_made;
+	return old;
+}
+
+/* 3 a + b of two chroma rows' sums, rounded to a 4:4:4 sample. */
+static inline __attribute__((always_inline)) void
+chroma_mix(const uint32_t *restrict a, const uint32_t *restrict b,
+	   uint16_t *restrict out, size_t n)
+{
+	size_t d;
+
+	for (d = 0; d < n; d++)
+		out[d] = (3 * a[d] + b[d] + 4096) >> 13;
 }
 
 /* Source row j of the crop, scaled across, into slot i. */
@@ -183,24 +261,21 @@ fill_slot(const struct hqv_job *job, struct scale_state *s, unsigned int i,
 	const struct hqv_format *fmt = job->src.fmt;
 	uint32_t row = job->crop.top + j, n = job->compose.width;
 	struct hqv_yuv_row r;
+	unsigned int a, b, c;
 
 	if (fmt->family == HQV_FAMILY_GREY) {
-		luma_v(hqv_row(&job->src, 0, row), 1, s->v[0], job->src.width);
-		scale_across(s->v[0], &s->taps[0], s->h[i][0], n);
+		luma_pairs(hqv_row(&job->src, 0, row), s->yy, job->src.width);
+		luma_across(s->yy, &s->taps[0], s->h[i][0], n);
 		return;
 	}
 	hqv_yuv_row_init(&r, job, &job->src, row);
-	luma_v(r.y, 1, s->v[0], job->src.width);
-	scale_across(s->v[0], &s->taps[0], s->h[i][0], n);
-	if (r.c_step == 2) {	/* semi-planar */
-		chroma_v(r.cb[0], r.cb[1], r.interp_v, 2, s->v[1], r.c_count);
-		chroma_v(r.cr[0], r.cr[1], r.interp_v, 2, s->v[2], r.c_count);
-	} else {
-		chroma_v(r.cb[0], r.cb[1], r.interp_v, 1, s->v[1], r.c_count);
-		chroma_v(r.cr[0], r.cr[1], r.interp_v, 1, s->v[2], r.c_count);
-	}
-	scale_across(s->v[1], &s->taps[1], s->h[i][1], n);
-	scale_across(s->v[2], &s->taps[1], s->h[i][2], n);
+	luma_pairs(r.y, s->yy, job->src.width);
+	luma_across(s->yy, &s->taps[0], s->h[i][0], n);
+	/* Not interpolated down, b is a: 3 a + a = 4 a. */
+	a = sums_of(s, &r, 0, n, -1);
+	b = sums_of(s, &r, 1, n, a);
+	for (c = 0; c < 2; c++)
+		chroma_mix(s->sum[a][c], s->sum[b][c], s->h[i][c + 1], n);
 }
 
 /* The slot holding source row j, filled unless it does; keep stays. */
@@ -337,6 +412,11 @@ bilinear_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 				  !p->chroma_copy_h,
 				  job->src.width / fmt->hsub);
 		s->row[0] = s->row[1] = -1;
+		for (c = 0; c < SUM_ROWS; c++) {
+			s->sum_row[c] = NULL;
+			s->sum_age[c] = 0;
+		}
+		s->sums_made = 0;
 		s->started = 1;
 	}
 
