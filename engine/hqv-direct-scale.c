@@ -48,7 +48,7 @@ struct scale_state {
 	int32_t row[2];		/* source rows the slots hold, or -1 */
 	struct taps taps[2];	/* luma, chroma (the same for 4:4:4) */
 	uint32_t *yy;		/* a source luma row, as byte pairs */
-	uint32_t *cc;		/* a source chroma row, as Cb and Cr pairs */
+	uint32_t *cc;		/* Cb and Cr, or two luma rows, as pairs */
 	uint32_t *sum[SUM_ROWS][2];	/* chroma rows' taps, Cb and Cr */
 	const uint8_t *sum_row[SUM_ROWS];	/* Cb of the row summed, or NULL */
 	uint32_t sum_age[SUM_ROWS];	/* sums_made when it was summed */
@@ -181,17 +181,40 @@ luma_across(const uint32_t *restrict yy, const struct taps *t,
 	}
 }
 
-/* Cb and Cr of a chroma row in pairs, a byte each; step 1 planar, 2 NV. */
+/*
+ * Two rows of bytes in pairs, a byte each, so that one load serves two
+ * rows with the same taps: p[k], p[k + 1], q[k], q[k + 1]. p and q are Cb
+ * and Cr of a chroma row (step 1 planar, 2 semi-planar) or two luma rows.
+ */
 static inline __attribute__((always_inline)) void
-chroma_pairs(const uint8_t *restrict cb, const uint8_t *restrict cr,
-	     const size_t step, uint32_t *restrict cc, size_t n)
+pairs_of_two(const uint8_t *restrict p, const uint8_t *restrict q,
+	     const size_t step, uint32_t *restrict pq, size_t n)
 {
 	size_t k;
 
 	for (k = 0; k + 1 < n; k++)
-		cc[k] = cb[k * step] | cb[(k + 1) * step] << 8 |
-			(uint32_t)cr[k * step] << 16 |
-			(uint32_t)cr[(k + 1) * step] << 24;
+		pq[k] = p[k * step] | p[(k + 1) * step] << 8 |
+			(uint32_t)q[k * step] << 16 |
+			(uint32_t)q[(k + 1) * step] << 24;
+}
+
+/* Two luma rows scaled across, from pairs_of_two(), as luma_across(). */
+static inline __attribute__((always_inline)) void
+luma_across_two(const uint32_t *restrict pq, const struct taps *t,
+		uint16_t *restrict p_out, uint16_t *restrict q_out, size_t n)
+{
+	const int32_t *restrict idx = t->idx;
+	const uint32_t *restrict wa = t->wa, *restrict wb = t->wb;
+	size_t d;
+
+	for (d = 0; d < n; d++) {
+		uint32_t quad = pq[idx[d]];
+
+		p_out[d] = ((quad & 0xff) * wa[d] +
+			    (quad >> 8 & 0xff) * wb[d] + 1024) >> 11;
+		q_out[d] = ((quad >> 16 & 0xff) * wa[d] +
+			    (quad >> 24) * wb[d] + 1024) >> 11;
+	}
 }
 
 /*
@@ -233,9 +256,9 @@ sums_of(struct scale_state *s, const struct hqv_yuv_row *r, unsigned int e,
 		if ((int)i != keep && s->sum_age[i] < s->sum_age[old])
 			old = i;
 	if (r->c_step == 2)
-		chroma_pairs(r->cb[e], r->cr[e], 2, s->cc, r->c_count);
+		pairs_of_two(r->cb[e], r->cr[e], 2, s->cc, r->c_count);
 	else
-		chroma_pairs(r->cb[e], r->cr[e], 1, s->cc, r->c_count);
+		pairs_of_two(r->cb[e], r->cr[e], 1, s->cc, r->c_count);
 	chroma_across(s->cc, &s->taps[1], s->sum[old][0], s->sum[old][1], n);
 	s->sum_row[old] = r->cb[e];
 	s->sum_age[old] = ++s->sums_made;
@@ -253,29 +276,60 @@ chroma_mix(const uint32_t *restrict a, const uint32_t *restrict b,
 		out[d] = (3 * a[d] + b[d] + 4096) >> 13;
 }
 
-/* Source row j of the crop, scaled across, into slot i. */
+/* Chroma of source row j of the crop, scaled across, into slot i. */
 static inline __attribute__((always_inline)) void
-fill_slot(const struct hqv_job *job, struct scale_state *s, unsigned int i,
-	  uint32_t j)
+fill_chroma(const struct hqv_job *job, struct scale_state *s, unsigned int i,
+	    uint32_t j)
 {
-	const struct hqv_format *fmt = job->src.fmt;
-	uint32_t row = job->crop.top + j, n = job->compose.width;
+	const size_t n = job->compose.width;
 	struct hqv_yuv_row r;
 	unsigned int a, b, c;
 
-	if (fmt->family == HQV_FAMILY_GREY) {
-		luma_pairs(hqv_row(&job->src, 0, row), s->yy, job->src.width);
-		luma_across(s->yy, &s->taps[0], s->h[i][0], n);
-		return;
-	}
-	hqv_yuv_row_init(&r, job, &job->src, row);
-	luma_pairs(r.y, s->yy, job->src.width);
-	luma_across(s->yy, &s->taps[0], s->h[i][0], n);
+	hqv_yuv_row_init(&r, job, &job->src, job->crop.top + j);
 	/* Not interpolated down, b is a: 3 a + a = 4 a. */
 	a = sums_of(s, &r, 0, n, -1);
 	b = sums_of(s, &r, 1, n, a);
 	for (c = 0; c < 2; c++)
 		chroma_mix(s->sum[a][c], s->sum[b][c], s->h[i][c + 1], n);
+}
+
+/* Source row j of the crop, scaled across, into slot i. */
+static inline __attribute__((always_inline)) void
+fill_slot(const struct hqv_job *job, struct scale_state *s, unsigned int i,
+	  uint32_t j)
+{
+	luma_pairs(hqv_row(&job->src, 0, job->crop.top + j), s->yy,
+		   job->src.width);
+	luma_across(s->yy, &s->taps[0], s->h[i][0], job->compose.width);
+	if (job->src.fmt->family != HQV_FAMILY_GREY)
+		fill_chroma(job, s, i, j);
+}
+
+/*
+ * Source rows j and j + 1 into slots 0 and 1: the luma of both through
+ * one load per column, as Cb and Cr share theirs.
+ */
+static inline __attribute__((always_inline)) void
+fill_slots(const struct hqv_job *job, struct scale_state *s, uint32_t j)
+{
+	uint32_t row = job->crop.top + j;
+
+	pairs_of_two(hqv_row(&job->src, 0, row), hqv_row(&job->src, 0, row + 1),
+		     1, s->cc, job->src.width);
+	luma_across_two(s->cc, &s->taps[0], s->h[0][0], s->h[1][0],
+			job->compose.width);
+	if (job->src.fmt->family != HQV_FAMILY_GREY) {
+		fill_chroma(job, s, 0, j);
+		fill_chroma(job, s, 1, j + 1);
+	}
+	s->row[0] = j;
+	s->row[1] = j + 1;
+}
+
+/* Whether a slot holds source row j. */
+static bool held(const struct scale_state *s, uint32_t j)
+{
+	return s->row[0] == (int32_t)j || s->row[1] == (int32_t)j;
 }
 
 /* The slot holding source row j, filled unless it does; keep stays. */
@@ -429,8 +483,15 @@ bilinear_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 		v = v < 0 ? 0 : v > last ? last : v;
 		j = v >> 32;
 		g = (v >> 16) & 0xffff;
-		a = slot_of(job, s, j, -1);
-		b = g ? slot_of(job, s, j + 1, a) : a;
+		/* Downscaling, both rows are often new: fill them at once. */
+		if (g && !held(s, j) && !held(s, j + 1)) {
+			fill_slots(job, s, j);
+			a = 0;
+			b = 1;
+		} else {
+			a = slot_of(job, s, j, -1);
+			b = g ? slot_of(job, s, j + 1, a) : a;
+		}
 		luma_down(s->h[a][0], s->h[b][0], g, hqv_row(&job->dst, 0, yr),
 			  n);
 		if (grey || (vsub && r && !average_v))
