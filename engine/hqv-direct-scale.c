@@ -50,11 +50,11 @@ struct scale_state {
 	uint32_t *yy;		/* a source luma row, as byte pairs */
 	uint32_t *cc;		/* Cb and Cr, or two luma rows, as pairs */
 	uint32_t *sum[SUM_ROWS][2];	/* chroma rows' taps, Cb and Cr */
-	const uint8_t *sum_row[SUM_ROWS];	/* Cb of the row summed, or NULL */
+	const uint8_t *sum_row[SUM_ROWS];	/* Cb of its row, or NULL */
 	uint32_t sum_age[SUM_ROWS];	/* sums_made when it was summed */
 	uint32_t sums_made;
 	uint16_t *h[2][3];	/* slots: rows scaled across, per channel */
-	uint16_t *l[2][2];	/* chroma of a pair of rows, scaled down */
+	uint16_t *l[2][2];	/* chroma of rows y, y + 1 (or the sum), down */
 	uint8_t *c[2];		/* a destination chroma row, Cb and Cr */
 };
 
@@ -359,60 +359,57 @@ luma_down(const uint16_t *restrict a, const uint16_t *restrict b, uint32_t g,
 		out[x] = (a[x] * ga + b[x] * g + 32768 + (32 << 16)) >> 22;
 }
 
-/* Chroma: the vertical tap, kept with its 6 fractional bits. */
+/*
+ * Chroma: the vertical tap, kept with its 6 fractional bits, and added to
+ * the row above when the two are averaged down (sum, or NULL): nothing is
+ * rounded between the two, so chroma_pack() need read only one row.
+ */
 static inline __attribute__((always_inline)) void
 chroma_down(const uint16_t *restrict a, const uint16_t *restrict b,
-	    uint32_t g, uint16_t *restrict out, size_t n)
+	    uint32_t g, const uint16_t *restrict sum, uint16_t *restrict out,
+	    size_t n)
 {
 	const uint32_t ga = 65536 - g;
 	size_t x;
 
-	for (x = 0; x < n; x++)
-		out[x] = (a[x] * ga + b[x] * g + 32768) >> 16;
+	if (sum)
+		for (x = 0; x < n; x++)
+			out[x] = sum[x] +
+				 ((a[x] * ga + b[x] * g + 32768) >> 16);
+	else
+		for (x = 0; x < n; x++)
+			out[x] = (a[x] * ga + b[x] * g + 32768) >> 16;
 }
 
 /*
- * One destination chroma row from one or two rows of 4:4:4 samples, as
- * hqv-pack.c's chroma_row_down() averages (or picks) them.
+ * One destination chroma row from a row of 4:4:4 samples, or the sum of
+ * two (rows 2), as hqv-pack.c's chroma_row_down() averages (or picks)
+ * them.
  */
 static inline __attribute__((always_inline)) void
-chroma_pack(const uint16_t *restrict a, const uint16_t *restrict b,
-	    uint32_t hdiv, bool average_h, uint8_t *restrict out, size_t cw)
+chroma_pack(const uint16_t *restrict a, unsigned int rows, uint32_t hdiv,
+	    bool average_h, uint8_t *restrict out, size_t cw)
 {
+	/* A sum of two rows has one more bit to shift out. */
+	const unsigned int two = rows == 2, half = 1 << (5 + two);
 	size_t k;
 
 	/* The co-sited samples; a constant stride vectorises. */
 	if (!average_h && hdiv == 2) {
-		if (b)
-			for (k = 0; k < cw; k++)
-				out[k] = (a[2 * k] + b[2 * k] + 64) >> 7;
-		else
-			for (k = 0; k < cw; k++)
-				out[k] = (a[2 * k] + 32) >> 6;
+		for (k = 0; k < cw; k++)
+			out[k] = (a[2 * k] + half) >> (6 + two);
 		return;
 	}
 	if (!average_h) {
-		if (b)
-			for (k = 0; k < cw; k++)
-				out[k] = (a[k] + b[k] + 64) >> 7;
-		else
-			for (k = 0; k < cw; k++)
-				out[k] = (a[k] + 32) >> 6;
+		for (k = 0; k < cw; k++)
+			out[k] = (a[k] + half) >> (6 + two);
 		return;
 	}
 	/* Column 0 has no left neighbour: it counts itself twice. */
-	if (b) {
-		out[0] = (3 * a[0] + a[1] + 3 * b[0] + b[1] + 256) >> 9;
-		for (k = 1; k < cw; k++)
-			out[k] = (a[2 * k - 1] + 2 * a[2 * k] + a[2 * k + 1] +
-				  b[2 * k - 1] + 2 * b[2 * k] + b[2 * k + 1] +
-				  256) >> 9;
-	} else {
-		out[0] = (3 * a[0] + a[1] + 128) >> 8;
-		for (k = 1; k < cw; k++)
-			out[k] = (a[2 * k - 1] + 2 * a[2 * k] + a[2 * k + 1] +
-				  128) >> 8;
-	}
+	out[0] = (3 * a[0] + a[1] + 4 * half) >> (8 + two);
+	for (k = 1; k < cw; k++)
+		out[k] = (a[2 * k - 1] + 2 * a[2 * k] + a[2 * k + 1] +
+			  4 * half) >> (8 + two);
 }
 
 /* Store Cb and Cr of a destination chroma row: step 1 planar, 2 NV. */
@@ -498,20 +495,21 @@ bilinear_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 			continue;
 		for (c = 0; c < 2; c++)
 			chroma_down(s->h[a][c + 1], s->h[b][c + 1], g,
+				    r && average_v ? s->l[0][c] : NULL,
 				    s->l[r][c], n);
 		if (vsub)
 			continue;
 		/* A chroma row per row. */
 		for (c = 0; c < 2; c++)
-			chroma_pack(s->l[r][c], NULL, fmt->hsub, average_h,
+			chroma_pack(s->l[r][c], 1, fmt->hsub, average_h,
 				    s->c[c], cw);
 		chroma_store(job, s, yr, cw);
 	}
 	if (grey || !vsub)
 		return;
 	for (c = 0; c < 2; c++)
-		chroma_pack(s->l[0][c], average_v ? s->l[1][c] : NULL,
-			    fmt->hsub, average_h, s->c[c], cw);
+		chroma_pack(s->l[average_v][c], 1 + average_v, fmt->hsub,
+			    average_h, s->c[c], cw);
 	chroma_store(job, s, y / 2, cw);
 }
 
