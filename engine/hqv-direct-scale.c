@@ -30,11 +30,22 @@
 
 #define ONE32	(1ULL << 32)
 
-/* Horizontal taps of one destination column: v[idx] wa + v[idx + 1] wb. */
+/*
+ * Horizontal taps of one destination column: v[idx] wa + v[idx + 1] wb.
+ * wa + wb is always 2 << 16 (each of the pipeline's two samples brings
+ * twice its weight), so only wb is kept and the tap is
+ * (v[idx] << 17) + (v[idx + 1] - v[idx]) wb: one product fewer.
+ */
 struct taps {
 	int32_t *idx;
-	uint32_t *wa, *wb;
+	int32_t *wb;
 };
+
+static inline __attribute__((always_inline)) uint32_t
+tap(int32_t left, int32_t right, int32_t wb)
+{
+	return (left << 17) + (right - left) * wb;
+}
 
 /*
  * Chroma rows whose sums are kept: consecutive luma rows 2k and 2k + 1
@@ -78,7 +89,6 @@ static size_t layout(const struct hqv_job *job, struct scale_state *s)
 	at = round32(sizeof(*s));
 	for (i = 0; i < 2; i++) {
 		TAKE(s->taps[i].idx, n);
-		TAKE(s->taps[i].wa, n);
 		TAKE(s->taps[i].wb, n);
 	}
 	TAKE(s->yy, w);
@@ -141,7 +151,6 @@ static void make_taps(const struct hqv_job *job, struct taps *t,
 			base--;
 		}
 		t->idx[d] = base;
-		t->wa[d] = c[0];
 		t->wb[d] = c[1];
 	}
 }
@@ -170,14 +179,13 @@ luma_across(const uint32_t *restrict yy, const struct taps *t,
 	    uint16_t *restrict out, size_t n)
 {
 	const int32_t *restrict idx = t->idx;
-	const uint32_t *restrict wa = t->wa, *restrict wb = t->wb;
+	const int32_t *restrict wb = t->wb;
 	size_t d;
 
 	for (d = 0; d < n; d++) {
 		uint32_t pair = yy[idx[d]];
 
-		out[d] = ((pair & 0xff) * wa[d] + (pair >> 8) * wb[d] +
-			  1024) >> 11;
+		out[d] = (tap(pair & 0xff, pair >> 8, wb[d]) + 1024) >> 11;
 	}
 }
 
@@ -207,16 +215,16 @@ luma_across_two(const uint32_t *restrict pq, const struct taps *t,
 		uint16_t *restrict p_out, uint16_t *restrict q_out, size_t n)
 {
 	const int32_t *restrict idx = t->idx;
-	const uint32_t *restrict wa = t->wa, *restrict wb = t->wb;
+	const int32_t *restrict wb = t->wb;
 	size_t d;
 
 	for (d = 0; d < n; d++) {
 		uint32_t quad = pq[idx[d]];
 
-		p_out[d] = ((quad & 0xff) * wa[d] +
-			    (quad >> 8 & 0xff) * wb[d] + 1024) >> 11;
-		q_out[d] = ((quad >> 16 & 0xff) * wa[d] +
-			    (quad >> 24) * wb[d] + 1024) >> 11;
+		p_out[d] = (tap(quad & 0xff, quad >> 8 & 0xff, wb[d]) +
+			    1024) >> 11;
+		q_out[d] = (tap(quad >> 16 & 0xff, quad >> 24, wb[d]) +
+			    1024) >> 11;
 	}
 }
 
@@ -230,14 +238,14 @@ chroma_across(const uint32_t *restrict cc, const struct taps *t,
 	      uint32_t *restrict cb, uint32_t *restrict cr, size_t n)
 {
 	const int32_t *restrict idx = t->idx;
-	const uint32_t *restrict wa = t->wa, *restrict wb = t->wb;
+	const int32_t *restrict wb = t->wb;
 	size_t d;
 
 	for (d = 0; d < n; d++) {
 		uint32_t quad = cc[idx[d]];
 
-		cb[d] = (quad & 0xff) * wa[d] + (quad >> 8 & 0xff) * wb[d];
-		cr[d] = (quad >> 16 & 0xff) * wa[d] + (quad >> 24) * wb[d];
+		cb[d] = tap(quad & 0xff, quad >> 8 & 0xff, wb[d]);
+		cr[d] = tap(quad >> 16 & 0xff, quad >> 24, wb[d]);
 	}
 }
 
