@@ -17,6 +17,12 @@
  * computed once per band: the 4:4:4 line at source width is never made.
  * Luma is the same with v = 4 Y' and u = 2 v.
  *
+ * The tap is linear up to its rounding: v[k] wa + v[k + 1] wb is
+ * 3 A + B, where A and B are the same sums over the chroma rows a and b
+ * themselves (B = A when v = 4 a). A chroma row of a 4:2:0 plane is a or
+ * b for four luma rows, so its sums are made once and kept, and each luma
+ * row only adds its two rows' sums and rounds.
+ *
  * Horizontally scaled rows (all three channels) are kept in two slots,
  * as the pipeline's cached_row() keeps them, for the next row of the band.
  */
@@ -24,20 +30,42 @@
 
 #define ONE32	(1ULL << 32)
 
-/* Horizontal taps of one destination column: v[idx] wa + v[idx + 1] wb. */
+/*
+ * Horizontal taps of one destination column: v[idx] wa + v[idx + 1] wb.
+ * wa + wb is always 2 << 16 (each of the pipeline's two samples brings
+ * twice its weight), so only wb is kept and the tap is
+ * (v[idx] << 17) + (v[idx + 1] - v[idx]) wb: one product fewer.
+ */
 struct taps {
 	int32_t *idx;
-	uint32_t *wa, *wb;
+	int32_t *wb;
 };
+
+static inline __attribute__((always_inline)) uint32_t
+tap(int32_t left, int32_t right, int32_t wb)
+{
+	return (left << 17) + (right - left) * wb;
+}
+
+/*
+ * Chroma rows whose sums are kept: consecutive luma rows 2k and 2k + 1
+ * use rows k - 1, k and k + 1 of a 4:2:0 plane between them.
+ */
+#define SUM_ROWS	3
 
 struct scale_state {
 	uint32_t started;	/* zero at a band's start (hqv_job_run()) */
 	uint32_t band_end;	/* the band's end row (hqv_job_run()) */
 	int32_t row[2];		/* source rows the slots hold, or -1 */
 	struct taps taps[2];	/* luma, chroma (the same for 4:4:4) */
-	uint32_t *v[3];		/* a source row per channel, as v pairs */
+	uint32_t *yy;		/* a source luma row, as byte pairs */
+	uint32_t *cc;		/* Cb and Cr, or two luma rows, as pairs */
+	uint32_t *sum[SUM_ROWS][2];	/* chroma rows' taps, Cb and Cr */
+	const uint8_t *sum_row[SUM_ROWS];	/* Cb of its row, or NULL */
+	uint32_t sum_age[SUM_ROWS];	/* sums_made when it was summed */
+	uint32_t sums_made;
 	uint16_t *h[2][3];	/* slots: rows scaled across, per channel */
-	uint16_t *l[2][2];	/* chroma of a pair of rows, scaled down */
+	uint16_t *l[2][2];	/* chroma of rows y, y + 1 (or the sum), down */
 	uint8_t *c[2];		/* a destination chroma row, Cb and Cr */
 };
 
@@ -61,11 +89,13 @@ static size_t layout(const struct hqv_job *job, struct scale_state *s)
 	at = round32(sizeof(*s));
 	for (i = 0; i < 2; i++) {
 		TAKE(s->taps[i].idx, n);
-		TAKE(s->taps[i].wa, n);
 		TAKE(s->taps[i].wb, n);
 	}
-	for (c = 0; c < 3; c++)
-		TAKE(s->v[c], w);
+	TAKE(s->yy, w);
+	TAKE(s->cc, w);
+	for (i = 0; i < SUM_ROWS; i++)
+		for (c = 0; c < 2; c++)
+			TAKE(s->sum[i][c], n);
 	for (i = 0; i < 2; i++)
 		for (c = 0; c < 3; c++)
 			TAKE(s->h[i][c], n);
@@ -121,58 +151,157 @@ static void make_taps(const struct hqv_job *job, struct taps *t,
 			base--;
 		}
 		t->idx[d] = base;
-		t->wa[d] = c[0];
 		t->wb[d] = c[1];
 	}
 }
 
 /*
- * One row of v samples scaled across, in 4:4:4 samples with 6 fractional
- * bits. vv[k] holds v[k] and v[k + 1], so each column loads one word.
+ * Luma bytes in pairs, y[x] and y[x + 1] (taps never pair the last), in
+ * 32-bit words: GCC vectorises loads through an index of those, not of
+ * 16-bit ones.
  */
 static inline __attribute__((always_inline)) void
-scale_across(const uint32_t *restrict vv, const struct taps *t,
-	     uint16_t *restrict out, size_t n)
-{
-	const int32_t *restrict idx = t->idx;
-	const uint32_t *restrict wa = t->wa, *restrict wb = t->wb;
-	size_t d;
-
-	for (d = 0; d < n; d++) {
-		uint32_t pair = vv[idx[d]];
-
-		out[d] = ((pair & 0xffff) * wa[d] + (pair >> 16) * wb[d] +
-			  4096) >> 13;
-	}
-}
-
-/* v of luma, 4 Y', in pairs; step bytes apart (taps never pair the last). */
-static inline __attribute__((always_inline)) void
-luma_v(const uint8_t *restrict y, const size_t step, uint32_t *restrict vv,
-       size_t n)
+luma_pairs(const uint8_t *restrict y, uint32_t *restrict yy, size_t n)
 {
 	size_t x;
 
 	for (x = 0; x + 1 < n; x++)
-		vv[x] = 4 * y[x * step] | (uint32_t)(4 * y[(x + 1) * step]) << 16;
+		yy[x] = y[x] | y[x + 1] << 8;
 }
 
-/* v of chroma, in pairs: 3 a + b down a 4:2:0 plane, else 4 a. */
+/*
+ * A luma row scaled across, in 4:4:4 samples with 6 fractional bits:
+ * (4 Y' wa + 4 Y'' wb + 4096) >> 13 with the 4 taken out of the shift.
+ * yy[k] holds both samples of a tap, so each column loads one word.
+ */
 static inline __attribute__((always_inline)) void
-chroma_v(const uint8_t *restrict a, const uint8_t *restrict b, bool interp,
-	 const size_t step, uint32_t *restrict vv, size_t n)
+luma_across(const uint32_t *restrict yy, const struct taps *t,
+	    uint16_t *restrict out, size_t n)
+{
+	const int32_t *restrict idx = t->idx;
+	const int32_t *restrict wb = t->wb;
+	size_t d;
+
+	for (d = 0; d < n; d++) {
+		uint32_t pair = yy[idx[d]];
+
+		out[d] = (tap(pair & 0xff, pair >> 8, wb[d]) + 1024) >> 11;
+	}
+}
+
+/*
+ * Two rows of bytes in pairs, a byte each, so that one load serves two
+ * rows with the same taps: p[k], p[k + 1], q[k], q[k + 1]. p and q are Cb
+ * and Cr of a chroma row (step 1 planar, 2 semi-planar) or two luma rows.
+ * Made as two 16-bit halves, GCC widens fewer lanes.
+ */
+static inline __attribute__((always_inline)) void
+pairs_of_two(const uint8_t *restrict p, const uint8_t *restrict q,
+	     const size_t step, uint32_t *restrict pq, size_t n)
 {
 	size_t k;
 
-	if (interp)
-		for (k = 0; k + 1 < n; k++)
-			vv[k] = (3 * a[k * step] + b[k * step]) |
-				(uint32_t)(3 * a[(k + 1) * step] +
-					   b[(k + 1) * step]) << 16;
+	for (k = 0; k + 1 < n; k++) {
+		uint32_t pp = p[k * step] | p[(k + 1) * step] << 8;
+		uint32_t qq = q[k * step] | q[(k + 1) * step] << 8;
+
+		pq[k] = pp | qq << 16;
+	}
+}
+
+/* Two luma rows scaled across, from pairs_of_two(), as luma_across(). */
+static inline __attribute__((always_inline)) void
+luma_across_two(const uint32_t *restrict pq, const struct taps *t,
+		uint16_t *restrict p_out, uint16_t *restrict q_out, size_t n)
+{
+	const int32_t *restrict idx = t->idx;
+	const int32_t *restrict wb = t->wb;
+	size_t d;
+
+	for (d = 0; d < n; d++) {
+		uint32_t quad = pq[idx[d]];
+
+		p_out[d] = (tap(quad & 0xff, quad >> 8 & 0xff, wb[d]) +
+			    1024) >> 11;
+		q_out[d] = (tap(quad >> 16 & 0xff, quad >> 24, wb[d]) +
+			    1024) >> 11;
+	}
+}
+
+/*
+ * A chroma row's taps, Cb and Cr through one load (they share their
+ * taps), not rounded: at most 255 (wa + wb) = 255 << 17 each, so 3 A + B
+ * still fits 32 bits.
+ */
+static inline __attribute__((always_inline)) void
+chroma_across(const uint32_t *restrict cc, const struct taps *t,
+	      uint32_t *restrict cb, uint32_t *restrict cr, size_t n)
+{
+	const int32_t *restrict idx = t->idx;
+	const int32_t *restrict wb = t->wb;
+	size_t d;
+
+	for (d = 0; d < n; d++) {
+		uint32_t quad = cc[idx[d]];
+
+		cb[d] = tap(quad & 0xff, quad >> 8 & 0xff, wb[d]);
+		cr[d] = tap(quad >> 16 & 0xff, quad >> 24, wb[d]);
+	}
+}
+
+/*
+ * The entry holding the sums of r's chroma row e (0: its own, 1: its
+ * neighbour), made unless one does; entry keep stays (-1: none), and
+ * the oldest other gives way.
+ */
+static inline __attribute__((always_inline)) unsigned int
+sums_of(struct scale_state *s, const struct hqv_yuv_row *r, unsigned int e,
+	size_t n, int keep)
+{
+	unsigned int i, old = keep == 0 ? 1 : 0;
+
+	for (i = 0; i < SUM_ROWS; i++)
+		if (s->sum_row[i] == r->cb[e])
+			return i;
+	for (i = 0; i < SUM_ROWS; i++)
+		if ((int)i != keep && s->sum_age[i] < s->sum_age[old])
+			old = i;
+	if (r->c_step == 2)
+		pairs_of_two(r->cb[e], r->cr[e], 2, s->cc, r->c_count);
 	else
-		for (k = 0; k + 1 < n; k++)
-			vv[k] = 4 * a[k * step] |
-				(uint32_t)(4 * a[(k + 1) * step]) << 16;
+		pairs_of_two(r->cb[e], r->cr[e], 1, s->cc, r->c_count);
+	chroma_across(s->cc, &s->taps[1], s->sum[old][0], s->sum[old][1], n);
+	s->sum_row[old] = r->cb[e];
+	s->sum_age[old] = ++s->sums_made;
+	return old;
+}
+
+/* 3 a + b of two chroma rows' sums, rounded to a 4:4:4 sample. */
+static inline __attribute__((always_inline)) void
+chroma_mix(const uint32_t *restrict a, const uint32_t *restrict b,
+	   uint16_t *restrict out, size_t n)
+{
+	size_t d;
+
+	for (d = 0; d < n; d++)
+		out[d] = (3 * a[d] + b[d] + 4096) >> 13;
+}
+
+/* Chroma of source row j of the crop, scaled across, into slot i. */
+static inline __attribute__((always_inline)) void
+fill_chroma(const struct hqv_job *job, struct scale_state *s, unsigned int i,
+	    uint32_t j)
+{
+	const size_t n = job->compose.width;
+	struct hqv_yuv_row r;
+	unsigned int a, b, c;
+
+	hqv_yuv_row_init(&r, job, &job->src, job->crop.top + j);
+	/* Not interpolated down, b is a: 3 a + a = 4 a. */
+	a = sums_of(s, &r, 0, n, -1);
+	b = sums_of(s, &r, 1, n, a);
+	for (c = 0; c < 2; c++)
+		chroma_mix(s->sum[a][c], s->sum[b][c], s->h[i][c + 1], n);
 }
 
 /* Source row j of the crop, scaled across, into slot i. */
@@ -180,27 +309,38 @@ static inline __attribute__((always_inline)) void
 fill_slot(const struct hqv_job *job, struct scale_state *s, unsigned int i,
 	  uint32_t j)
 {
-	const struct hqv_format *fmt = job->src.fmt;
-	uint32_t row = job->crop.top + j, n = job->compose.width;
-	struct hqv_yuv_row r;
+	luma_pairs(hqv_row(&job->src, 0, job->crop.top + j), s->yy,
+		   job->src.width);
+	luma_across(s->yy, &s->taps[0], s->h[i][0], job->compose.width);
+	if (job->src.fmt->family != HQV_FAMILY_GREY)
+		fill_chroma(job, s, i, j);
+}
 
-	if (fmt->family == HQV_FAMILY_GREY) {
-		luma_v(hqv_row(&job->src, 0, row), 1, s->v[0], job->src.width);
-		scale_across(s->v[0], &s->taps[0], s->h[i][0], n);
-		return;
+/*
+ * Source rows j and j + 1 into slots 0 and 1: the luma of both through
+ * one load per column, as Cb and Cr share theirs.
+ */
+static inline __attribute__((always_inline)) void
+fill_slots(const struct hqv_job *job, struct scale_state *s, uint32_t j)
+{
+	uint32_t row = job->crop.top + j;
+
+	pairs_of_two(hqv_row(&job->src, 0, row), hqv_row(&job->src, 0, row + 1),
+		     1, s->cc, job->src.width);
+	luma_across_two(s->cc, &s->taps[0], s->h[0][0], s->h[1][0],
+			job->compose.width);
+	if (job->src.fmt->family != HQV_FAMILY_GREY) {
+		fill_chroma(job, s, 0, j);
+		fill_chroma(job, s, 1, j + 1);
 	}
-	hqv_yuv_row_init(&r, job, &job->src, row);
-	luma_v(r.y, 1, s->v[0], job->src.width);
-	scale_across(s->v[0], &s->taps[0], s->h[i][0], n);
-	if (r.c_step == 2) {	/* semi-planar */
-		chroma_v(r.cb[0], r.cb[1], r.interp_v, 2, s->v[1], r.c_count);
-		chroma_v(r.cr[0], r.cr[1], r.interp_v, 2, s->v[2], r.c_count);
-	} else {
-		chroma_v(r.cb[0], r.cb[1], r.interp_v, 1, s->v[1], r.c_count);
-		chroma_v(r.cr[0], r.cr[1], r.interp_v, 1, s->v[2], r.c_count);
-	}
-	scale_across(s->v[1], &s->taps[1], s->h[i][1], n);
-	scale_across(s->v[2], &s->taps[1], s->h[i][2], n);
+	s->row[0] = j;
+	s->row[1] = j + 1;
+}
+
+/* Whether a slot holds source row j. */
+static bool held(const struct scale_state *s, uint32_t j)
+{
+	return s->row[0] == (int32_t)j || s->row[1] == (int32_t)j;
 }
 
 /* The slot holding source row j, filled unless it does; keep stays. */
@@ -230,60 +370,57 @@ luma_down(const uint16_t *restrict a, const uint16_t *restrict b, uint32_t g,
 		out[x] = (a[x] * ga + b[x] * g + 32768 + (32 << 16)) >> 22;
 }
 
-/* Chroma: the vertical tap, kept with its 6 fractional bits. */
+/*
+ * Chroma: the vertical tap, kept with its 6 fractional bits, and added to
+ * the row above when the two are averaged down (sum, or NULL): nothing is
+ * rounded between the two, so chroma_pack() need read only one row.
+ */
 static inline __attribute__((always_inline)) void
 chroma_down(const uint16_t *restrict a, const uint16_t *restrict b,
-	    uint32_t g, uint16_t *restrict out, size_t n)
+	    uint32_t g, const uint16_t *restrict sum, uint16_t *restrict out,
+	    size_t n)
 {
 	const uint32_t ga = 65536 - g;
 	size_t x;
 
-	for (x = 0; x < n; x++)
-		out[x] = (a[x] * ga + b[x] * g + 32768) >> 16;
+	if (sum)
+		for (x = 0; x < n; x++)
+			out[x] = sum[x] +
+				 ((a[x] * ga + b[x] * g + 32768) >> 16);
+	else
+		for (x = 0; x < n; x++)
+			out[x] = (a[x] * ga + b[x] * g + 32768) >> 16;
 }
 
 /*
- * One destination chroma row from one or two rows of 4:4:4 samples, as
- * hqv-pack.c's chroma_row_down() averages (or picks) them.
+ * One destination chroma row from a row of 4:4:4 samples, or the sum of
+ * two (rows 2), as hqv-pack.c's chroma_row_down() averages (or picks)
+ * them.
  */
 static inline __attribute__((always_inline)) void
-chroma_pack(const uint16_t *restrict a, const uint16_t *restrict b,
-	    uint32_t hdiv, bool average_h, uint8_t *restrict out, size_t cw)
+chroma_pack(const uint16_t *restrict a, unsigned int rows, uint32_t hdiv,
+	    bool average_h, uint8_t *restrict out, size_t cw)
 {
+	/* A sum of two rows has one more bit to shift out. */
+	const unsigned int two = rows == 2, half = 1 << (5 + two);
 	size_t k;
 
 	/* The co-sited samples; a constant stride vectorises. */
 	if (!average_h && hdiv == 2) {
-		if (b)
-			for (k = 0; k < cw; k++)
-				out[k] = (a[2 * k] + b[2 * k] + 64) >> 7;
-		else
-			for (k = 0; k < cw; k++)
-				out[k] = (a[2 * k] + 32) >> 6;
+		for (k = 0; k < cw; k++)
+			out[k] = (a[2 * k] + half) >> (6 + two);
 		return;
 	}
 	if (!average_h) {
-		if (b)
-			for (k = 0; k < cw; k++)
-				out[k] = (a[k] + b[k] + 64) >> 7;
-		else
-			for (k = 0; k < cw; k++)
-				out[k] = (a[k] + 32) >> 6;
+		for (k = 0; k < cw; k++)
+			out[k] = (a[k] + half) >> (6 + two);
 		return;
 	}
 	/* Column 0 has no left neighbour: it counts itself twice. */
-	if (b) {
-		out[0] = (3 * a[0] + a[1] + 3 * b[0] + b[1] + 256) >> 9;
-		for (k = 1; k < cw; k++)
-			out[k] = (a[2 * k - 1] + 2 * a[2 * k] + a[2 * k + 1] +
-				  b[2 * k - 1] + 2 * b[2 * k] + b[2 * k + 1] +
-				  256) >> 9;
-	} else {
-		out[0] = (3 * a[0] + a[1] + 128) >> 8;
-		for (k = 1; k < cw; k++)
-			out[k] = (a[2 * k - 1] + 2 * a[2 * k] + a[2 * k + 1] +
-				  128) >> 8;
-	}
+	out[0] = (3 * a[0] + a[1] + 4 * half) >> (8 + two);
+	for (k = 1; k < cw; k++)
+		out[k] = (a[2 * k - 1] + 2 * a[2 * k] + a[2 * k + 1] +
+			  4 * half) >> (8 + two);
 }
 
 /* Store Cb and Cr of a destination chroma row: step 1 planar, 2 NV. */
@@ -337,6 +474,11 @@ bilinear_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 				  !p->chroma_copy_h,
 				  job->src.width / fmt->hsub);
 		s->row[0] = s->row[1] = -1;
+		for (c = 0; c < SUM_ROWS; c++) {
+			s->sum_row[c] = NULL;
+			s->sum_age[c] = 0;
+		}
+		s->sums_made = 0;
 		s->started = 1;
 	}
 
@@ -349,28 +491,36 @@ bilinear_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 		v = v < 0 ? 0 : v > last ? last : v;
 		j = v >> 32;
 		g = (v >> 16) & 0xffff;
-		a = slot_of(job, s, j, -1);
-		b = g ? slot_of(job, s, j + 1, a) : a;
+		/* Downscaling, both rows are often new: fill them at once. */
+		if (g && !held(s, j) && !held(s, j + 1)) {
+			fill_slots(job, s, j);
+			a = 0;
+			b = 1;
+		} else {
+			a = slot_of(job, s, j, -1);
+			b = g ? slot_of(job, s, j + 1, a) : a;
+		}
 		luma_down(s->h[a][0], s->h[b][0], g, hqv_row(&job->dst, 0, yr),
 			  n);
 		if (grey || (vsub && r && !average_v))
 			continue;
 		for (c = 0; c < 2; c++)
 			chroma_down(s->h[a][c + 1], s->h[b][c + 1], g,
+				    r && average_v ? s->l[0][c] : NULL,
 				    s->l[r][c], n);
 		if (vsub)
 			continue;
 		/* A chroma row per row. */
 		for (c = 0; c < 2; c++)
-			chroma_pack(s->l[r][c], NULL, fmt->hsub, average_h,
+			chroma_pack(s->l[r][c], 1, fmt->hsub, average_h,
 				    s->c[c], cw);
 		chroma_store(job, s, yr, cw);
 	}
 	if (grey || !vsub)
 		return;
 	for (c = 0; c < 2; c++)
-		chroma_pack(s->l[0][c], average_v ? s->l[1][c] : NULL,
-			    fmt->hsub, average_h, s->c[c], cw);
+		chroma_pack(s->l[average_v][c], 1 + average_v, fmt->hsub,
+			    average_h, s->c[c], cw);
 	chroma_store(job, s, y / 2, cw);
 }
 
