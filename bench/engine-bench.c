@@ -38,12 +38,12 @@
 #define BENCH_CPU	0
 
 /*
- * Each figure is the median of RUNS runs; the frames in a run are chosen
+ * Each time is the median of RUNS runs; the frames in a run are chosen
  * so that it lasts about RUN_SECONDS, keeping the whole program well under
  * 30 s.
  */
-#define RUNS		5
-#define RUN_SECONDS	0.25
+#define RUNS		15
+#define RUN_SECONDS	0.1
 
 /* Where the engine's and the reference's figures come from. */
 struct bench {
@@ -317,32 +317,36 @@ static double run_ms(frame_fn *frame, struct bench *b,
 }
 
 /*
- * Milliseconds per frame of the engine and of the reference: the median
- * of RUNS runs each, taken in turns, so that a slower spell of the
- * machine falls on both sides of the ratio.
+ * Milliseconds per frame of the engine and of the reference, each the
+ * median of RUNS runs, and their ratio, the median of the ratios of the
+ * runs taken in turns: the machine's speed drifts (other VMs on the
+ * host), and two neighbouring runs see nearly the same machine.
  */
 static void time_both(struct bench *b, const struct operation *op,
-		      double *engine_ms, double *reference_ms)
+		      double *engine_ms, double *reference_ms, double *ratio)
 {
 	unsigned int e = frames_per_run(engine_frame, b, op);
 	unsigned int r = frames_per_run(reference_frame, b, op);
-	double ems[RUNS], rms[RUNS];
+	double ems[RUNS], rms[RUNS], ratios[RUNS];
 	unsigned int run;
 
 	for (run = 0; run < RUNS; run++) {
 		ems[run] = run_ms(engine_frame, b, op, e);
 		rms[run] = run_ms(reference_frame, b, op, r);
+		ratios[run] = ems[run] / rms[run];
 	}
 	qsort(ems, RUNS, sizeof(ems[0]), compare_doubles);
 	qsort(rms, RUNS, sizeof(rms[0]), compare_doubles);
+	qsort(ratios, RUNS, sizeof(ratios[0]), compare_doubles);
 	*engine_ms = ems[RUNS / 2];
 	*reference_ms = rms[RUNS / 2];
+	*ratio = ratios[RUNS / 2];
 }
 
 static void bench_row(const struct operation *op)
 {
 	struct bench b = { 0 };
-	double engine_ms, reference_ms;
+	double engine_ms, reference_ms, ratio;
 	char label[64];
 	int ret;
 
@@ -363,11 +367,11 @@ static void bench_row(const struct operation *op)
 	}
 	b.scratch = xaligned_alloc(hqv_job_scratch_size(&b.job));
 
-	time_both(&b, op, &engine_ms, &reference_ms);
+	time_both(&b, op, &engine_ms, &reference_ms, &ratio);
 
 	snprintf(label, sizeof(label), "%s [%s]", op->name, op->reference);
 	printf("%-50s %9.2f %9.2f %13.2f %10d\n", label, engine_ms,
-	       reference_ms, engine_ms / reference_ms,
+	       reference_ms, ratio,
 	       image_max_difference(&b.job.dst, &b.ref));
 
 	free(b.scratch);
@@ -410,8 +414,9 @@ int main(int argc, char **argv)
 	printf("engine build type: %s\n",
 	       *config ? config : "none (unoptimised: use RelWithDebInfo)");
 	pin_to_cpu();
-	printf("each figure: median of %d runs of about %.2f s of thread CPU time,\n"
-	       "engine and reference in turns\n", RUNS, RUN_SECONDS);
+	printf("times: median of %d runs of about %.2f s of thread CPU time,\n"
+	       "engine and reference in turns; ratio: median of the runs' ratios\n",
+	       RUNS, RUN_SECONDS);
 	printf("Y'CbCr: BT.601 limited range; R'G'B': full range\n");
 	printf("XBGR32 'XR24' is B,G,R,X in memory, as libyuv's ARGB\n");
 	printf("last column: largest byte difference between the outputs\n\n");
