@@ -130,8 +130,113 @@ static void capture_default_size(const struct vhqv_config *cfg,
 }
 
 /*
- * The size of the source (turned), the whole frame composed, OUTPUT's
- * colorimetry unless CAPTURE asked for its own encoding and quantization.
+ * Colorimetry (docs/vhqv.md, "Colour")
+ */
+
+/* Colorspaces V4L2 defines, less the deprecated BT878. */
+static bool colorspace_valid(uint32_t colorspace)
+{
+	return colorspace && colorspace <= V4L2_COLORSPACE_DCI_P3 &&
+	       colorspace != V4L2_COLORSPACE_BT878;
+}
+
+static bool xfer_func_valid(uint32_t xfer_func)
+{
+	return xfer_func && xfer_func <= V4L2_XFER_FUNC_SMPTE2084;
+}
+
+/* The encodings the engine converts to as V4L2 names them. */
+static bool encoding_made(uint32_t enc)
+{
+	return enc == V4L2_YCBCR_ENC_601 || enc == V4L2_YCBCR_ENC_709 ||
+	       enc == V4L2_YCBCR_ENC_BT2020;
+}
+
+static bool quantization_made(uint32_t quant)
+{
+	return quant == V4L2_QUANTIZATION_LIM_RANGE ||
+	       quant == V4L2_QUANTIZATION_FULL_RANGE;
+}
+
+/* A queue's encoding and quantization, DEFAULT read in its colorspace. */
+static uint32_t resolved_enc(const struct vhqv_q_data *q)
+{
+	return q->ycbcr_enc ? q->ycbcr_enc :
+	       V4L2_MAP_YCBCR_ENC_DEFAULT(q->colorspace);
+}
+
+static uint32_t resolved_quant(const struct vhqv_q_data *q)
+{
+	return q->quantization ? q->quantization :
+	       V4L2_MAP_QUANTIZATION_DEFAULT(!q->fmt->is_yuv, q->colorspace,
+					     resolved_enc(q));
+}
+
+/*
+ * The one colour rule: CAPTURE's encoding and quantization where the
+ * application asks for none, for dst's format and colorspace. When both
+ * queues hold the same kind of samples (Y'CbCr or R'G'B'), OUTPUT's:
+ * v4l2-compliance's testM2MFormats wants that (DEFAULT stays DEFAULT, the
+ * default of CAPTURE's colorspace, which GStreamer's probing expects when
+ * it asks CAPTURE for another colorspace). Across kinds, what V4L2
+ * defines for the CAPTURE format in its colorspace (R'G'B' is full range),
+ * as mainline's imx-pxp does: OUTPUT's quantization describes Y'CbCr
+ * samples, and would wash out R'G'B' ones.
+ */
+static void capture_colour(const struct vhqv_config *cfg,
+			   struct vhqv_q_data *dst)
+{
+	const struct vhqv_q_data *src = &cfg->q[VHQV_SRC];
+
+	if (src->fmt->is_yuv == dst->fmt->is_yuv) {
+		dst->ycbcr_enc = src->ycbcr_enc;
+		dst->quantization = src->quantization;
+		return;
+	}
+	dst->ycbcr_enc = V4L2_MAP_YCBCR_ENC_DEFAULT(dst->colorspace);
+	dst->quantization = V4L2_MAP_QUANTIZATION_DEFAULT(!dst->fmt->is_yuv,
+							  dst->colorspace,
+							  dst->ycbcr_enc);
+}
+
+/*
+ * Whether a CAPTURE format asks for colorimetry of its own. It gets what
+ * it asks for, with V4L2_PIX_FMT_FLAG_SET_CSC or without: GStreamer 1.22
+ * asks for its caps' colorimetry without the flag, and fails when it gets
+ * another. The engine converts to the encodings and quantizations it
+ * makes; a colorspace or transfer function is a label it keeps, as
+ * GStreamer's videoconvert and FFmpeg's swscale do by default.
+ */
+static bool capture_colour_asked(const struct hqv_format *fmt,
+				 const struct v4l2_pix_format_mplane *pix)
+{
+	return colorspace_valid(pix->colorspace) ||
+	       xfer_func_valid(pix->xfer_func) ||
+	       (fmt->is_yuv && encoding_made(pix->ycbcr_enc)) ||
+	       quantization_made(pix->quantization);
+}
+
+/* CAPTURE's colorimetry for a request: what it asks for, else the rule's. */
+static void capture_colorimetry(const struct vhqv_config *cfg,
+				const struct v4l2_pix_format_mplane *pix,
+				struct vhqv_q_data *q)
+{
+	const struct vhqv_q_data *src = &cfg->q[VHQV_SRC];
+
+	q->colorspace = colorspace_valid(pix->colorspace) ? pix->colorspace :
+			src->colorspace;
+	q->xfer_func = xfer_func_valid(pix->xfer_func) ? pix->xfer_func :
+		       src->xfer_func;
+	capture_colour(cfg, q);
+	if (q->fmt->is_yuv && encoding_made(pix->ycbcr_enc))
+		q->ycbcr_enc = pix->ycbcr_enc;
+	if (quantization_made(pix->quantization))
+		q->quantization = pix->quantization;
+}
+
+/*
+ * The size of the source (turned), the whole frame composed, and the
+ * colour rule's encoding and quantization unless CAPTURE asked for its own.
  */
 void vhqv_capture_follow(struct vhqv_config *cfg)
 {
@@ -141,8 +246,9 @@ void vhqv_capture_follow(struct vhqv_config *cfg)
 	q_data_layout(dst, NULL);
 	rect_full(&dst->rect, dst->width, dst->height);
 	if (!cfg->csc_set) {
-		dst->ycbcr_enc = cfg->q[VHQV_SRC].ycbcr_enc;
-		dst->quantization = cfg->q[VHQV_SRC].quantization;
+		dst->colorspace = cfg->q[VHQV_SRC].colorspace;
+		dst->xfer_func = cfg->q[VHQV_SRC].xfer_func;
+		capture_colour(cfg, dst);
 	}
 }
 
@@ -159,7 +265,7 @@ void vhqv_config_init(struct vhqv_config *cfg)
 	src->field = V4L2_FIELD_NONE;
 	q_data_layout(src, NULL);
 	rect_full(&src->rect, src->width, src->height);
-	cfg->colorspace = V4L2_COLORSPACE_REC709;
+	src->colorspace = V4L2_COLORSPACE_REC709;
 	cfg->q[VHQV_DST] = *src;
 	for (i = 0; i < VHQV_NUM_CTRLS; i++)
 		vhqv_config_set_ctrl(cfg, vhqv_ctrls[i].id, vhqv_ctrls[i].def);
@@ -189,8 +295,8 @@ void vhqv_get_fmt(const struct vhqv_config *cfg, uint32_t type,
 		memset(pix->plane_fmt[p].reserved, 0,
 		       sizeof(pix->plane_fmt[p].reserved));
 	}
-	pix->colorspace = cfg->colorspace;
-	pix->xfer_func = cfg->xfer_func;
+	pix->colorspace = q->colorspace;
+	pix->xfer_func = q->xfer_func;
 	pix->ycbcr_enc = q->ycbcr_enc;
 	pix->quantization = q->quantization;
 	pix->flags = 0;
@@ -222,8 +328,8 @@ static uint32_t valid_or_default(uint32_t v, uint32_t max)
  * range (CAPTURE's may differ from OUTPUT's: the device scales), a line
  * pitch below the minimum is raised to it. OUTPUT takes every field order
  * the engine deinterlaces (4:2:0 fields need an even field height);
- * CAPTURE is progressive and keeps OUTPUT's colorimetry, or takes another
- * encoding and quantization with V4L2_PIX_FMT_FLAG_SET_CSC.
+ * CAPTURE is progressive, with the colorimetry it asks for
+ * (capture_colour_asked()) or else OUTPUT's colorspace and the rule's.
  */
 void vhqv_try_fmt(unsigned int offer, const struct vhqv_config *cfg,
 		  uint32_t type, struct v4l2_pix_format_mplane *pix)
@@ -232,6 +338,7 @@ void vhqv_try_fmt(unsigned int offer, const struct vhqv_config *cfg,
 							 pix->pixelformat);
 	uint32_t bytesperline[HQV_MAX_PLANES] = { 0 };
 	struct vhqv_q_data q = { 0 };
+	bool asked = false;
 	unsigned int p;
 
 	if (!fmt)
@@ -255,32 +362,21 @@ void vhqv_try_fmt(unsigned int offer, const struct vhqv_config *cfg,
 			q.height = q.height < 4 ? 4 : q.height & ~3u;
 		if (q.field == V4L2_FIELD_ALTERNATE)
 			q.height /= 2;
-		if (pix->colorspace == V4L2_COLORSPACE_DEFAULT ||
-		    pix->colorspace > V4L2_COLORSPACE_DCI_P3)
-			pix->colorspace = fmt->is_yuv ? V4L2_COLORSPACE_REC709 :
-					  V4L2_COLORSPACE_SRGB;
-		pix->xfer_func = valid_or_default(pix->xfer_func,
-						  V4L2_XFER_FUNC_SMPTE2084);
+		q.colorspace = colorspace_valid(pix->colorspace) ?
+			       pix->colorspace : fmt->is_yuv ?
+			       V4L2_COLORSPACE_REC709 : V4L2_COLORSPACE_SRGB;
+		q.xfer_func = valid_or_default(pix->xfer_func,
+					       V4L2_XFER_FUNC_SMPTE2084);
 		q.ycbcr_enc = valid_or_default(pix->ycbcr_enc,
 					       V4L2_YCBCR_ENC_SMPTE240M);
 		q.quantization = valid_or_default(pix->quantization,
 						  V4L2_QUANTIZATION_LIM_RANGE);
 	} else {
-		bool set_csc = pix->flags & V4L2_PIX_FMT_FLAG_SET_CSC;
-
 		q.height = pix->height;
 		q.field = V4L2_FIELD_NONE;
 		hqv_format_clamp_size(&q.width, &q.height);
-		pix->colorspace = cfg->colorspace;
-		pix->xfer_func = cfg->xfer_func;
-		q.ycbcr_enc = cfg->q[VHQV_SRC].ycbcr_enc;
-		q.quantization = cfg->q[VHQV_SRC].quantization;
-		if (set_csc && fmt->is_yuv)
-			q.ycbcr_enc = valid_or_default(pix->ycbcr_enc,
-						       V4L2_YCBCR_ENC_SMPTE240M);
-		if (set_csc)
-			q.quantization = valid_or_default(pix->quantization,
-							  V4L2_QUANTIZATION_LIM_RANGE);
+		asked = capture_colour_asked(fmt, pix);
+		capture_colorimetry(cfg, pix, &q);
 	}
 	q_data_layout(&q, bytesperline);
 
@@ -295,10 +391,12 @@ void vhqv_try_fmt(unsigned int offer, const struct vhqv_config *cfg,
 		memset(pix->plane_fmt[p].reserved, 0,
 		       sizeof(pix->plane_fmt[p].reserved));
 	}
+	pix->colorspace = q.colorspace;
+	pix->xfer_func = q.xfer_func;
 	pix->ycbcr_enc = q.ycbcr_enc;
 	pix->quantization = q.quantization;
 	/* SET_CSC is kept where it was honoured. */
-	pix->flags &= V4L2_TYPE_IS_OUTPUT(type) ? 0 : V4L2_PIX_FMT_FLAG_SET_CSC;
+	pix->flags &= asked ? V4L2_PIX_FMT_FLAG_SET_CSC : 0;
 	memset(pix->reserved, 0, sizeof(pix->reserved));
 }
 
@@ -312,6 +410,8 @@ static void pix_mp_to_q_data(const struct v4l2_pix_format_mplane *pix,
 	q->width = pix->width;
 	q->height = pix->height;
 	q->field = pix->field;
+	q->colorspace = pix->colorspace;
+	q->xfer_func = pix->xfer_func;
 	q->ycbcr_enc = pix->ycbcr_enc;
 	q->quantization = pix->quantization;
 	for (p = 0; p < pix->num_planes; p++)
@@ -323,15 +423,18 @@ static void pix_mp_to_q_data(const struct v4l2_pix_format_mplane *pix,
 void vhqv_set_fmt(unsigned int offer, struct vhqv_config *cfg, uint32_t type,
 		  struct v4l2_pix_format_mplane *pix)
 {
+	struct v4l2_pix_format_mplane asked = *pix;
+
 	vhqv_try_fmt(offer, cfg, type, pix);
 	if (!V4L2_TYPE_IS_OUTPUT(type)) {
 		pix_mp_to_q_data(pix, &cfg->q[VHQV_DST]);
-		cfg->csc_set = pix->flags & V4L2_PIX_FMT_FLAG_SET_CSC;
+		/* Kept through turns, until OUTPUT is set again. */
+		cfg->csc_set = capture_colour_asked(cfg->q[VHQV_DST].fmt,
+						    &asked);
 		return;
 	}
 	pix_mp_to_q_data(pix, &cfg->q[VHQV_SRC]);
-	cfg->colorspace = pix->colorspace;
-	cfg->xfer_func = pix->xfer_func;
+	cfg->csc_set = false;
 	vhqv_capture_follow(cfg);
 }
 
@@ -606,17 +709,11 @@ static enum hqv_field engine_field(uint32_t field, uint32_t buf_field)
 }
 
 /* V4L2's colorimetry, DEFAULT values mapped as the V4L2 macros say. */
-static void image_colour(struct hqv_image *img, const struct vhqv_config *cfg,
-			 const struct vhqv_q_data *q)
+static void image_colour(struct hqv_image *img, const struct vhqv_q_data *q)
 {
-	uint32_t enc = q->ycbcr_enc, quant = q->quantization;
+	uint32_t quant = resolved_quant(q);
 
-	if (enc == V4L2_YCBCR_ENC_DEFAULT)
-		enc = V4L2_MAP_YCBCR_ENC_DEFAULT(cfg->colorspace);
-	if (quant == V4L2_QUANTIZATION_DEFAULT)
-		quant = V4L2_MAP_QUANTIZATION_DEFAULT(!q->fmt->is_yuv,
-						      cfg->colorspace, enc);
-	switch (enc) {
+	switch (resolved_enc(q)) {
 	case V4L2_YCBCR_ENC_709:
 	case V4L2_YCBCR_ENC_XV709:
 		img->encoding = HQV_ENC_BT709;
@@ -664,7 +761,7 @@ void vhqv_image_init(struct hqv_image *img, const struct vhqv_config *cfg,
 		img->plane_size[p] = size[mp] > start ? size[mp] - start : 0;
 	}
 	img->field = engine_field(q->field, buf_field);
-	image_colour(img, cfg, q);
+	image_colour(img, q);
 }
 
 void vhqv_job_from_config(struct hqv_job *job, const struct vhqv_config *cfg)

@@ -42,6 +42,8 @@ struct vhqv_q_data {
 	 */
 	uint32_t plane_bytes[HQV_MAX_PLANES];
 	uint32_t sizeimage[HQV_MAX_PLANES];
+	uint32_t colorspace;
+	uint32_t xfer_func;
 	uint32_t ycbcr_enc;
 	uint32_t quantization;
 	struct v4l2_rect rect;
@@ -51,11 +53,10 @@ struct vhqv_q_data {
 struct vhqv_config {
 	struct vhqv_q_data q[2];
 	/*
-	 * Colorimetry of OUTPUT; CAPTURE keeps it, and its own encoding and
-	 * quantization when the application set them (csc_set).
+	 * CAPTURE's colorimetry is what the application asked for, kept until
+	 * OUTPUT is set again; else OUTPUT's colorspace and the colour rule's
+	 * encoding and quantization (docs/vhqv.md, "Colour").
 	 */
-	uint32_t colorspace;
-	uint32_t xfer_func;
 	bool csc_set;
 	/* Control values. */
 	uint32_t rotation;

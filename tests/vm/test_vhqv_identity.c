@@ -362,16 +362,31 @@ static void session_set_format(struct session *s, int q,
 			     quant, s->what);
 	} else {
 		const struct v4l2_format *o = &s->fmt[OUT];
-		uint32_t out_enc = s->mplane ? o->fmt.pix_mp.ycbcr_enc :
-				   o->fmt.pix.ycbcr_enc;
-		uint32_t out_quant = s->mplane ? o->fmt.pix_mp.quantization :
-				     o->fmt.pix.quantization;
+		uint32_t out_fourcc = s->mplane ? o->fmt.pix_mp.pixelformat :
+				      o->fmt.pix.pixelformat;
+		uint32_t out_colorspace = s->mplane ? o->fmt.pix_mp.colorspace :
+					  o->fmt.pix.colorspace;
+		uint32_t want_enc = s->mplane ? o->fmt.pix_mp.ycbcr_enc :
+				    o->fmt.pix.ycbcr_enc;
+		uint32_t want_quant = s->mplane ? o->fmt.pix_mp.quantization :
+				      o->fmt.pix.quantization;
 
-		uint32_t want_enc = side->set_csc && fmt->is_yuv ? side->enc :
-				    out_enc;
-		uint32_t want_quant = side->set_csc ? side->quant : out_quant;
+		/*
+		 * CAPTURE keeps OUTPUT's when both are Y'CbCr or both R'G'B';
+		 * across, it takes V4L2's defaults for its own format in
+		 * OUTPUT's colorspace; what the case asks for wins, with
+		 * SET_CSC or without.
+		 */
+		if (hqv_format_find(out_fourcc)->is_yuv != fmt->is_yuv) {
+			want_enc = V4L2_MAP_YCBCR_ENC_DEFAULT(out_colorspace);
+			want_quant = V4L2_MAP_QUANTIZATION_DEFAULT(
+				!fmt->is_yuv, out_colorspace, want_enc);
+		}
+		if (fmt->is_yuv && side->enc)
+			want_enc = side->enc;
+		if (side->quant)
+			want_quant = side->quant;
 
-		/* CAPTURE keeps OUTPUT's unless it asked for its own. */
 		cr_assert_eq(enc, want_enc, "CAPTURE encoding %u, not %u\n%s",
 			     enc, want_enc, s->what);
 		cr_assert_eq(quant, want_quant,
@@ -1093,7 +1108,7 @@ Test(identity, crop_and_compose_with_a_background_colour)
 	report("crop_compose");
 }
 
-Test(identity, every_encoding_and_range_pair_chosen_with_set_csc)
+Test(identity, every_encoding_and_range_pair_by_set_csc_or_the_colour_rule)
 {
 	static const uint32_t encs[] = {
 		V4L2_YCBCR_ENC_601, V4L2_YCBCR_ENC_709, V4L2_YCBCR_ENC_BT2020,
@@ -1131,6 +1146,23 @@ Test(identity, every_encoding_and_range_pair_chosen_with_set_csc)
 				c.cap.quant = quants[q % 2];
 				run_case(&c);
 			}
+		}
+		/*
+		 * Tagged OUTPUT, and CAPTURE left to the colour rule or
+		 * asking without SET_CSC, as GStreamer does.
+		 */
+		for (unsigned int e = 0; e < 12; e++) {
+			struct job_case c = simple_case(false, pairs[pi][0],
+							pairs[pi][1], ++n);
+
+			c.out.colorspace = V4L2_COLORSPACE_SMPTE170M;
+			c.out.enc = encs[e / 4];
+			c.out.quant = quants[e / 2 % 2];
+			if (e % 2) {
+				c.cap.enc = encs[(e / 4 + 1) % 3];
+				c.cap.quant = quants[(e / 2 + 1) % 2];
+			}
+			run_case(&c);
 		}
 		for (unsigned int k = 0; k < 5; k++) {
 			struct job_case c = simple_case(false, pairs[pi][0],
