@@ -274,11 +274,41 @@ int m2m_get_format_locked(struct m2m_device *dev, struct m2m_format *fmt,
 	return ret < 0 ? ret : m2m_format_from_v4l2(fmt, &v);
 }
 
+/* TRY_FMT or S_FMT of a format as it is to be sent. */
+static int format_ioctl(struct m2m_device *dev, struct m2m_format *f,
+			enum m2m_queue queue, bool set)
+{
+	struct v4l2_format v;
+	int ret;
+
+	m2m_format_to_v4l2(dev, &v, queue, f);
+	ret = set ? M2M_IOCTL(dev, VIDIOC_S_FMT, &v) :
+		    M2M_IOCTL(dev, VIDIOC_TRY_FMT, &v);
+	return ret < 0 ? ret : m2m_format_from_v4l2(f, &v);
+}
+
+/*
+ * CAPTURE in the colour libm2m promises (colour.c), asked for with
+ * SET_CSC; a device that converts to no other colour gives its own.
+ * Formats outside libm2m's table go as they are.
+ */
+static int capture_in_colour(struct m2m_device *dev, struct m2m_format *f,
+			     bool set)
+{
+	struct m2m_format out, want;
+
+	if (m2m_get_format_locked(dev, &out, M2M_QUEUE_OUTPUT) == 0 &&
+	    m2m_colour_wanted_capture(&want, f, &out) == 0) {
+		want.flags |= M2M_FORMAT_SET_CSC;
+		*f = want;
+	}
+	return format_ioctl(dev, f, M2M_QUEUE_CAPTURE, set);
+}
+
 /* TRY_FMT or S_FMT of a caller's format, with the lock held. */
 static int try_or_set(struct m2m_device *dev, struct m2m_format *fmt,
 		      enum m2m_queue queue, bool set, const char *func)
 {
-	struct v4l2_format v;
 	struct m2m_format f;
 	int ret;
 
@@ -298,10 +328,15 @@ static int try_or_set(struct m2m_device *dev, struct m2m_format *fmt,
 			m2m_free_buffers_locked(dev, M2M_QUEUE_OUTPUT);
 	}
 	f = to_send(dev, fmt, queue);
-	m2m_format_to_v4l2(dev, &v, queue, &f);
-	ret = set ? M2M_IOCTL(dev, VIDIOC_S_FMT, &v) :
-		    M2M_IOCTL(dev, VIDIOC_TRY_FMT, &v);
-	return ret < 0 ? ret : m2m_format_from_v4l2(fmt, &v);
+	if (queue == M2M_QUEUE_OUTPUT) {
+		m2m_colour_untagged_output(&f);
+		ret = format_ioctl(dev, &f, queue, set);
+	} else {
+		ret = capture_in_colour(dev, &f, set);
+	}
+	if (ret == 0)
+		*fmt = f;
+	return ret;
 }
 
 int m2m_try_format(struct m2m_device *dev, struct m2m_format *fmt,

@@ -6,6 +6,7 @@
  * transport-kernel.c  device nodes through syscalls or libv4l2
  * device.c     the handle registry, opening, discovery, waiting
  * format.c     the format table, formats, rectangles
+ * colour.c     what untagged colorimetry means, what CAPTURE asks for
  * control.c    controls
  * buffer.c     buffers, streaming, draining
  * event.c      events, source changes
@@ -113,6 +114,16 @@ void m2m_format_to_v4l2(const struct m2m_device *dev, struct v4l2_format *v,
 int m2m_format_from_v4l2(struct m2m_format *fmt, const struct v4l2_format *v);
 int m2m_get_format_locked(struct m2m_device *dev, struct m2m_format *fmt,
 			  enum m2m_queue queue);
+
+/*
+ * colour.c: what an untagged (0) colorimetry field stands for. OUTPUT's
+ * are filled in; CAPTURE's wanted colour is worked out from OUTPUT's
+ * format (-ENOENT for a format outside libm2m's table).
+ */
+void m2m_colour_untagged_output(struct m2m_format *f);
+int m2m_colour_wanted_capture(struct m2m_format *want,
+			      const struct m2m_format *cap,
+			      const struct m2m_format *out);
 
 /* control.c: read the controls of a new device into dev->controls. */
 int m2m_controls_load(struct m2m_device *dev);

@@ -318,11 +318,14 @@ M2M_EXPORT int m2m_wait_for(struct m2m_device *dev, unsigned int *ready,
 /** Flags of struct m2m_format. */
 enum m2m_format_flags {
 	/**
-	 * CAPTURE only: convert to the ycbcr_enc and quantization given, not
-	 * OUTPUT's (V4L2_PIX_FMT_FLAG_SET_CSC). The driver keeps the flag
-	 * when it honours the request. With colorspace 0, the library sends
-	 * the queue's current colorspace: V4L2 discards the encoding and
-	 * quantization of a format whose colorspace is the default.
+	 * CAPTURE only: convert to the ycbcr_enc and quantization given
+	 * (V4L2_PIX_FMT_FLAG_SET_CSC), with fields left 0 as libm2m's rule
+	 * gives them (struct m2m_format). libm2m sets the flag itself when a
+	 * device would otherwise choose another encoding or range than the
+	 * one asked for or promised; the driver keeps it when it honours the
+	 * request. With colorspace 0, the library sends OUTPUT's colorspace:
+	 * V4L2 discards the encoding and quantization of a format whose
+	 * colorspace is the default.
 	 */
 	M2M_FORMAT_SET_CSC = 1 << 0,
 };
@@ -333,7 +336,20 @@ enum m2m_format_flags {
  * CbCr; NV12M: two).
  *
  * Colorimetry fields take V4L2's values (enum v4l2_colorspace,
- * v4l2_ycbcr_encoding, v4l2_quantization, v4l2_xfer_func); 0 is "default".
+ * v4l2_ycbcr_encoding, v4l2_quantization, v4l2_xfer_func): the matrix is
+ * ycbcr_enc (V4L2_YCBCR_ENC_601, _709, _BT2020) and the range quantization
+ * (V4L2_QUANTIZATION_LIM_RANGE, _FULL_RANGE). A field left 0 is untagged,
+ * and libm2m's rule (docs/libm2m.md, "Colour") fills it in when the format
+ * is set:
+ * - on OUTPUT, what OpenCV, FFmpeg and libyuv take an untagged frame to
+ *   be: Y'CbCr is BT.601 limited range (colorspace SMPTE 170M); R'G'B' and
+ *   GREY are full range (sRGB); other fields V4L2's defaults for the
+ *   colorspace;
+ * - on CAPTURE, the colorspace is OUTPUT's; Y'CbCr from Y'CbCr, or R'G'B'
+ *   and GREY from R'G'B' and GREY, keep OUTPUT's encoding and range; across
+ *   the two, Y'CbCr is limited range in the colorspace's encoding (BT.601
+ *   from sRGB) and R'G'B' and GREY are full range.
+ * Fields set on CAPTURE are converted to (libm2m asks with SET_CSC).
  */
 struct m2m_format {
 	uint32_t fourcc;       /**< Pixel format, a V4L2 fourcc. */
@@ -439,7 +455,10 @@ M2M_EXPORT int m2m_try_format(struct m2m_device *dev, struct m2m_format *fmt,
  * Set the format of a queue (VIDIOC_S_FMT). The driver may adjust it, as
  * V4L2 allows: fmt holds what was set on return. That queue's buffers
  * (and m2m_convert()'s) are freed first. Setting OUTPUT may change
- * CAPTURE's format too (vhqv makes it follow): read it back.
+ * CAPTURE's format too (vhqv makes it follow): set OUTPUT first, then
+ * CAPTURE, or read CAPTURE back. Untagged colour fields are filled in as
+ * struct m2m_format says; a device that cannot give CAPTURE the colour
+ * asked for gives its own, which fmt then holds.
  *
  * @return 0, -EBUSY when the queue has buffers elsewhere, or a negative
  *         errno
