@@ -73,13 +73,14 @@ int vhqv_enum_framesizes(unsigned int offer, struct v4l2_frmsizeenum *fsize)
 	if (fsize->index || !vhqv_format_find(offer, fsize->pixel_format))
 		return -EINVAL;
 
-	fsize->type = V4L2_FRMSIZE_TYPE_STEPWISE;
+	/* Every size in the range: CONTINUOUS, whose steps V4L2 wants 1. */
+	fsize->type = V4L2_FRMSIZE_TYPE_CONTINUOUS;
 	fsize->stepwise.min_width = HQV_MIN_WIDTH;
 	fsize->stepwise.max_width = HQV_MAX_WIDTH;
-	fsize->stepwise.step_width = HQV_SIZE_STEP;
+	fsize->stepwise.step_width = 1;
 	fsize->stepwise.min_height = HQV_MIN_HEIGHT;
 	fsize->stepwise.max_height = HQV_MAX_HEIGHT;
-	fsize->stepwise.step_height = HQV_SIZE_STEP;
+	fsize->stepwise.step_height = 1;
 	return 0;
 }
 
