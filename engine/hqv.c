@@ -250,7 +250,8 @@ static void split_fields(const struct hqv_image *img, struct hqv_image f[2])
 		f[i].height = img->height / 2;
 		for (p = 0; p < fmt->num_planes; p++) {
 			uint32_t bpl = img->bytesperline[p];
-			uint32_t lines = hqv_plane_lines(fmt, p, img->height) / 2;
+			uint32_t lines = hqv_plane_lines(fmt, p,
+							 img->height) / 2;
 			size_t offset = 0;
 
 			switch (img->field) {

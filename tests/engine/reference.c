@@ -158,13 +158,16 @@ static void downsample(const double *v, uint32_t w, uint32_t h,
 
 	if (!rows)
 		abort();
-	for (y = 0; y < ch; y++)
+	for (y = 0; y < ch; y++) {
+		uint32_t below = min_u32(2 * y + 1, h - 1);
+
 		for (x = 0; x < w; x++)
 			rows[(size_t)y * w + x] = vsub == 1 ?
 				v[(size_t)y * w + x] :
 				chroma_copy.v ? v[(size_t)(2 * y) * w + x] :
 				(v[(size_t)(2 * y) * w + x] +
-				 v[(size_t)min_u32(2 * y + 1, h - 1) * w + x]) / 2;
+				 v[(size_t)below * w + x]) / 2;
+	}
 	for (y = 0; y < ch; y++) {
 		const double *r = rows + (size_t)y * w;
 
