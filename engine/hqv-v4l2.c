@@ -253,8 +253,9 @@ void vhqv_try_fmt(unsigned int offer, const struct vhqv_config *cfg,
 			q.height = pix->height * 2;
 		hqv_format_clamp_size(&q.width, &q.height);
 		/*
-		 * Any size is progressive's; fields need as many lines each,
-		 * and 4:2:0 fields whole chroma rows (docs/engine.md).
+		 * Progressive frames take any size; fields need as many
+		 * lines each, and 4:2:0 fields whole chroma rows
+		 * (docs/engine.md).
 		 */
 		if (q.field != V4L2_FIELD_NONE) {
 			uint32_t unit = 2 * fmt->vsub;
