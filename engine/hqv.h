@@ -92,9 +92,11 @@ struct hqv_image {
 	size_t plane_size[HQV_MAX_PLANES];
 	enum hqv_encoding encoding;
 	enum hqv_quantization quantization;
-	/* Source only. A field-based image needs an even height, 4:2:0 a
+	/*
+	 * Source only. A field-based image needs an even height, 4:2:0 a
 	 * multiple of 4 (each field's chroma is subsampled within the
-	 * field). */
+	 * field).
+	 */
 	enum hqv_field field;
 };
 
