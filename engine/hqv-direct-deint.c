@@ -88,8 +88,7 @@ blend_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 	unsigned int p, r;
 
 	for (p = 0; p < fmt->num_planes; p++) {
-		size_t bytes = (size_t)(p ? w / fmt->hsub : w) *
-			       fmt->bytes_per_group[p];
+		size_t bytes = hqv_plane_line_bytes(fmt, p, w);
 
 		if (p && fmt->vsub == 2) {
 			const uint8_t *restrict a0, *restrict a1, *restrict b0;
@@ -124,6 +123,8 @@ blend_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 			if (pad)
 				pad_bytes(out, w, 6 - fmt->order[0] -
 					  fmt->order[1] - fmt->order[2]);
+			/* The byte past an odd width's pixels blended too. */
+			hqv_pad_packed_line(fmt, out, w);
 		}
 	}
 }

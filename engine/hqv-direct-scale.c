@@ -99,9 +99,10 @@ static size_t layout(const struct hqv_job *job, struct scale_state *s)
 	for (i = 0; i < 2; i++)
 		for (c = 0; c < 3; c++)
 			TAKE(s->h[i][c], n);
+	/* One more: chroma_pack()'s right neighbour of an odd last column. */
 	for (i = 0; i < 2; i++)
 		for (c = 0; c < 2; c++)
-			TAKE(s->l[i][c], n);
+			TAKE(s->l[i][c], n + 1);
 	for (c = 0; c < 2; c++)
 		TAKE(s->c[c], n);
 #undef TAKE
@@ -395,11 +396,12 @@ chroma_down(const uint16_t *restrict a, const uint16_t *restrict b,
 /*
  * One destination chroma row from a row of 4:4:4 samples, or the sum of
  * two (rows 2), as hqv-pack.c's chroma_row_down() averages (or picks)
- * them.
+ * them. a holds n samples and one more, which this sets to the last (the
+ * pipeline clamps the column right of an odd width's last to it).
  */
 static inline __attribute__((always_inline)) void
-chroma_pack(const uint16_t *restrict a, unsigned int rows, uint32_t hdiv,
-	    bool average_h, uint8_t *restrict out, size_t cw)
+chroma_pack(uint16_t *restrict a, unsigned int rows, uint32_t hdiv,
+	    bool average_h, uint8_t *restrict out, size_t n, size_t cw)
 {
 	/* A sum of two rows has one more bit to shift out. */
 	const unsigned int two = rows == 2, half = 1 << (5 + two);
@@ -416,6 +418,7 @@ chroma_pack(const uint16_t *restrict a, unsigned int rows, uint32_t hdiv,
 			out[k] = (a[k] + half) >> (6 + two);
 		return;
 	}
+	a[n] = a[n - 1];
 	/* Column 0 has no left neighbour: it counts itself twice. */
 	out[0] = (3 * a[0] + a[1] + 4 * half) >> (8 + two);
 	for (k = 1; k < cw; k++)
@@ -462,7 +465,7 @@ bilinear_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 	const bool vsub = fmt->vsub == 2;
 	const bool average_h = fmt->hsub == 2 && !p->chroma_copy_h;
 	const bool average_v = vsub && !p->chroma_copy_v;
-	const size_t n = job->compose.width, cw = n / fmt->hsub;
+	const size_t n = job->compose.width, cw = hqv_plane_groups(fmt, 1, n);
 	const int64_t last = (int64_t)(p->oriented_height - 1) << 32;
 	unsigned int r, c;
 
@@ -472,7 +475,7 @@ bilinear_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 		if (!grey)
 			make_taps(job, &s->taps[1], fmt->hsub,
 				  !p->chroma_copy_h,
-				  job->src.width / fmt->hsub);
+				  hqv_plane_groups(fmt, 1, job->src.width));
 		s->row[0] = s->row[1] = -1;
 		for (c = 0; c < SUM_ROWS; c++) {
 			s->sum_row[c] = NULL;
@@ -513,14 +516,14 @@ bilinear_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 		/* A chroma row per row. */
 		for (c = 0; c < 2; c++)
 			chroma_pack(s->l[r][c], 1, fmt->hsub, average_h,
-				    s->c[c], cw);
+				    s->c[c], n, cw);
 		chroma_store(job, s, yr, cw);
 	}
 	if (grey || !vsub)
 		return;
 	for (c = 0; c < 2; c++)
 		chroma_pack(s->l[average_v][c], 1 + average_v, fmt->hsub,
-			    average_h, s->c[c], cw);
+			    average_h, s->c[c], n, cw);
 	chroma_store(job, s, y / 2, cw);
 }
 
@@ -539,7 +542,7 @@ static hqv_direct_fn *scale_find(const struct hqv_job *job, size_t *scratch)
 	    s->family != HQV_FAMILY_SEMIPLANAR)
 		return NULL;
 	/* Taps pair a sample with its right neighbour: two per row. */
-	if (job->src.width / s->hsub < 2)
+	if (hqv_plane_groups(s, 1, job->src.width) < 2)
 		return NULL;
 	*scratch = layout(job, NULL);
 	return bilinear_pair;

@@ -808,6 +808,15 @@ hqv_direct_fn *hqv_direct_turn_find(const struct hqv_job *job, size_t *scratch)
 		return NULL;
 	if (d->family != HQV_FAMILY_GREY && (!planar_420(s) || !planar_420(d)))
 		return NULL;
+	/*
+	 * The chroma filters above take destination rows and columns in
+	 * pairs that fall on two source chroma sites each way, which an odd
+	 * width or height breaks (reading backwards, a pair straddles a
+	 * site): such chroma takes the pipeline. Luma alone moves any size.
+	 */
+	if (d->family != HQV_FAMILY_GREY &&
+	    (job->src.width % 2 || job->src.height % 2))
+		return NULL;
 	*scratch = sizeof(struct scratch_head) + sums_bytes(job) +
 		   ((TILE_ROWS * (size_t)job->dst.width + 3) & ~(size_t)3);
 	if (d->family == HQV_FAMILY_GREY)

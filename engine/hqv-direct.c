@@ -17,17 +17,20 @@ static void copy_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 	unsigned int p, r;
 
 	for (p = 0; p < fmt->num_planes; p++) {
-		uint32_t bytes = (p ? job->src.width / fmt->hsub :
-				  job->src.width) * fmt->bytes_per_group[p];
+		uint32_t bytes = hqv_plane_line_bytes(fmt, p, job->src.width);
 
 		if (p && fmt->vsub == 2) {
 			memcpy(hqv_row(&job->dst, p, y / 2), hqv_row(&job->src, p, y / 2),
 			       bytes);
 			continue;
 		}
-		for (r = 0; r < 2; r++)
-			memcpy(hqv_row(&job->dst, p, y + r), hqv_row(&job->src, p, y + r),
-			       bytes);
+		for (r = 0; r < 2; r++) {
+			uint8_t *line = hqv_row(&job->dst, p, y + r);
+
+			memcpy(line, hqv_row(&job->src, p, y + r), bytes);
+			/* The source's byte past its last pixel is not ours. */
+			hqv_pad_packed_line(fmt, line, job->src.width);
+		}
 	}
 }
 
@@ -66,16 +69,31 @@ packed422_to_420(const struct hqv_job *job, uint32_t y, const size_t y0,
 	const struct hqv_format *d = job->dst.fmt;
 	const uint8_t *a = hqv_row(&job->src, 0, y), *b = hqv_row(&job->src, 0, y + 1);
 	uint8_t *ya = hqv_row(&job->dst, 0, y), *yb = hqv_row(&job->dst, 0, y + 1);
-	const size_t pairs = job->src.width / 2;
+	const size_t w = job->src.width, pairs = w / 2;
+	uint8_t *c0_out, *c1_out;
+	size_t c_step;
 
 	if (d->family == HQV_FAMILY_SEMIPLANAR) {
-		uint8_t *c = hqv_row(&job->dst, 1, y / 2);
-
-		packed422_rows(a, b, ya, yb, c, c + 1, 2, pairs, y0, c0, c1);
+		c0_out = hqv_row(&job->dst, 1, y / 2);
+		c1_out = c0_out + 1;
+		c_step = 2;
+		packed422_rows(a, b, ya, yb, c0_out, c1_out, 2, pairs, y0, c0,
+			       c1);
 	} else {
-		packed422_rows(a, b, ya, yb, hqv_row(&job->dst, d->order[1], y / 2),
-			       hqv_row(&job->dst, d->order[2], y / 2), 1, pairs, y0,
-			       c0, c1);
+		c0_out = hqv_row(&job->dst, d->order[1], y / 2);
+		c1_out = hqv_row(&job->dst, d->order[2], y / 2);
+		c_step = 1;
+		packed422_rows(a, b, ya, yb, c0_out, c1_out, 1, pairs, y0, c0,
+			       c1);
+	}
+	if (w % 2) {
+		/* Half a macropixel: its first luma and its chroma. */
+		const size_t k = pairs;
+
+		ya[2 * k] = a[4 * k + y0];
+		yb[2 * k] = b[4 * k + y0];
+		c0_out[c_step * k] = (a[4 * k + c0] + b[4 * k + c0] + 1) >> 1;
+		c1_out[c_step * k] = (a[4 * k + c1] + b[4 * k + c1] + 1) >> 1;
 	}
 }
 
@@ -267,10 +285,14 @@ color_lut_sum(const struct color_lut *t, int16_t o, unsigned int i,
  * constants in each wrapper.
  */
 
-/* Elements per scratch array: whole 32-byte vectors. */
+/*
+ * Elements per scratch array: whole 32-byte vectors, and one more than a
+ * row, which an odd width's chroma pairs reach (chroma_ds() writes a d
+ * past the last pixel; chroma_down() reads the clamped sample there).
+ */
 static size_t row_stride(uint32_t width)
 {
-	return ((size_t)width + 31) & ~(size_t)31;
+	return ((size_t)width + 1 + 31) & ~(size_t)31;
 }
 
 /* d of the chroma sample 16 u (u: 3 a + b, or 4 a where not interpolated). */
@@ -283,9 +305,10 @@ static inline __attribute__((always_inline)) int16_t chroma_d(uint32_t u)
  * d of one chroma channel for every pixel of a row: count samples, step
  * bytes apart, in rows a (this chroma row) and b (its neighbour; a where
  * chroma is not subsampled down: 3 a + a is 4 a); half: a sample every
- * other pixel, the odd ones between two (the last, beside the one before).
- * Two loops for half: the sums u of each sample into u (count + 1), then
- * each pixel's d from them, so that neither needs more than one stride.
+ * other pixel, the odd ones between two (the last, beside the one before;
+ * at an odd width it lies past the row, unused). Two loops for half: the
+ * sums u of each sample into u (count + 1), then each pixel's d from
+ * them, so that neither needs more than one stride.
  */
 static inline __attribute__((always_inline)) void
 chroma_ds(const uint8_t *restrict a, const uint8_t *restrict b, size_t count,
@@ -559,10 +582,11 @@ static hqv_direct_fn *yuv_to_rgb_find(const struct hqv_job *job,
  * clamped sums in eighths of a code value in scratch arrays, since chroma
  * is averaged before it is rounded. The second averages chroma down as
  * hqv-pack.c does: the [1 2 1] / 4 filter across (left index clamped; the
- * right one never needs it, widths being even) over the sum of the row
- * pair for 4:2:0, all in one rounding (the pipeline's samples are eighths
- * times 2^(HQV_FRAC_BITS - HQV_COLOR_BITS), which its rounding drops
- * exactly), and stores the code values in the destination's layout.
+ * right one, which only an odd width reaches, by rgb_to_yuv_rows()) over
+ * the sum of the row pair for 4:2:0, all in one rounding (the pipeline's
+ * samples are eighths times 2^(HQV_FRAC_BITS - HQV_COLOR_BITS), which its
+ * rounding drops exactly), and stores the code values in the
+ * destination's layout.
  */
 
 /* Byte o of a 32-bit pixel read as two 16-bit halves, in memory order. */
@@ -756,7 +780,7 @@ yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
 		 uint8_t *restrict tmp)
 {
 	const struct hqv_format *d = job->dst.fmt;
-	const size_t w = job->dst.width, cw = w / d->hsub;
+	const size_t w = job->dst.width, cw = hqv_plane_groups(d, 1, w);
 	const unsigned int rows = d->vsub == 2 ? 2 : 1;
 	unsigned int r;
 
@@ -781,6 +805,7 @@ yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
 				interleave2(crc, cbc, c, cw);
 		} else if (d->family == HQV_FAMILY_PACKED_YUV) {
 			const uint8_t *c0 = cbc, *c1 = crc;
+			uint8_t *line = hqv_row(&job->dst, 0, y + r);
 
 			/* Chroma byte first: Cb (YUYV, UYVY), Cr (YVYU). */
 			if (d->order[3] < d->order[1]) {
@@ -788,11 +813,11 @@ yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
 				c1 = cbc;
 			}
 			if (d->order[0] == 0)
-				pack422(yc[r], c0, c1, hqv_row(&job->dst, 0, y + r),
-					cw, 0);
+				pack422(yc[r], c0, c1, line, cw, 0);
 			else
-				pack422(yc[r], c0, c1, hqv_row(&job->dst, 0, y + r),
-					cw, 1);
+				pack422(yc[r], c0, c1, line, cw, 1);
+			/* At an odd width pack422() put yc[w] in the pad. */
+			hqv_pad_packed_line(d, line, w);
 		}
 	}
 }
@@ -852,6 +877,14 @@ rgb_to_yuv_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 		else
 			rgb_to_samples(&c, in, yc[r], cb[c_row], cr[c_row], w,
 				       bpp, o_r, o_g, o_b, false, false);
+	}
+	/*
+	 * The [1 2 1] filter of an odd width's last chroma sample reads the
+	 * column right of the last, clamped to it as the pipeline clamps.
+	 */
+	for (r = 0; r < 2; r++) {
+		cb[r][w] = cb[r][w - 1];
+		cr[r][w] = cr[r][w - 1];
 	}
 	yuv_from_samples(job, y, yc, (const uint16_t *const *)cb,
 			 (const uint16_t *const *)cr, tmp);

@@ -75,28 +75,15 @@ const struct hqv_format *hqv_format_find(uint32_t fourcc)
 	return NULL;
 }
 
-static uint32_t clamp_step(uint32_t v, uint32_t min, uint32_t max)
+static uint32_t clamp(uint32_t v, uint32_t min, uint32_t max)
 {
-	if (v < min)
-		v = min;
-	if (v > max)
-		v = max;
-	return v & ~(uint32_t)(HQV_SIZE_STEP - 1);
+	return v < min ? min : v > max ? max : v;
 }
 
 void hqv_format_clamp_size(uint32_t *width, uint32_t *height)
 {
-	*width = clamp_step(*width, HQV_MIN_WIDTH, HQV_MAX_WIDTH);
-	*height = clamp_step(*height, HQV_MIN_HEIGHT, HQV_MAX_HEIGHT);
-}
-
-/* The shortest line of plane p: its sample groups times their size. */
-static uint32_t min_bytesperline(const struct hqv_format *fmt, unsigned int p,
-				 uint32_t width)
-{
-	uint32_t groups = p == 0 ? width : width / fmt->hsub;
-
-	return groups * fmt->bytes_per_group[p];
+	*width = clamp(*width, HQV_MIN_WIDTH, HQV_MAX_WIDTH);
+	*height = clamp(*height, HQV_MIN_HEIGHT, HQV_MAX_HEIGHT);
 }
 
 uint32_t hqv_format_layout(const struct hqv_format *fmt, uint32_t width,
@@ -117,8 +104,8 @@ uint32_t hqv_format_layout(const struct hqv_format *fmt, uint32_t width,
 			size[p] = 0;
 			continue;
 		}
-		min = min_bytesperline(fmt, p, width);
-		lines = p == 0 ? height : height / fmt->vsub;
+		min = hqv_plane_line_bytes(fmt, p, width);
+		lines = hqv_plane_lines(fmt, p, height);
 		if (p > 0 && contiguous) {
 			bytesperline[p] = bytesperline[0] * fmt->bytes_per_group[p] /
 					  (fmt->bytes_per_group[0] * fmt->hsub);

@@ -18,12 +18,15 @@
 
 #define HQV_MAX_PLANES	3
 
-/* Sizes the engine accepts: any even width and height in this range. */
-#define HQV_MIN_WIDTH	2
-#define HQV_MIN_HEIGHT	2
+/*
+ * Sizes the engine accepts: any width and height in this range, odd ones
+ * too, whatever the chroma subsampling (hqv_plane_groups() rounds chroma
+ * up).
+ */
+#define HQV_MIN_WIDTH	1
+#define HQV_MIN_HEIGHT	1
 #define HQV_MAX_WIDTH	8192
 #define HQV_MAX_HEIGHT	8192
-#define HQV_SIZE_STEP	2
 /* The widest line pitch accepted: the widest line of the widest format. */
 #define HQV_MAX_BYTESPERLINE	(4 * HQV_MAX_WIDTH)
 
@@ -77,20 +80,55 @@ static inline bool hqv_format_has_alpha(const struct hqv_format *fmt)
 }
 
 /*
+ * The sample groups on a line of colour plane p of a width-pixel image.
+ * Chroma rounds up, as libyuv and FFmpeg do: a 4:2:0 plane of a 451x427
+ * image is 226x214 samples, its last column and row sited on the image's
+ * last luma column and row. A packed 4:2:2 line holds whole macropixels,
+ * so its groups (one a pixel) round up to even: at an odd width the last
+ * macropixel's second luma lies past the image.
+ */
+static inline uint32_t hqv_plane_groups(const struct hqv_format *fmt,
+					unsigned int p, uint32_t width)
+{
+	uint32_t chroma = (width + fmt->hsub - 1) / fmt->hsub;
+
+	if (p)
+		return chroma;
+	return fmt->family == HQV_FAMILY_PACKED_YUV ? chroma * fmt->hsub :
+						      width;
+}
+
+/* The lines of colour plane p of a height-line image, chroma rounded up. */
+static inline uint32_t hqv_plane_lines(const struct hqv_format *fmt,
+				       unsigned int p, uint32_t height)
+{
+	return p ? (height + fmt->vsub - 1) / fmt->vsub : height;
+}
+
+/* The bytes a line of plane p's samples takes: its shortest pitch. */
+static inline uint32_t hqv_plane_line_bytes(const struct hqv_format *fmt,
+					    unsigned int p, uint32_t width)
+{
+	return hqv_plane_groups(fmt, p, width) * fmt->bytes_per_group[p];
+}
+
+/*
  * Plane layout of a width x height image: fills bytesperline[] and size[]
  * for each plane. A bytesperline[] value the caller asks for is kept when it
- * is at least the minimum and at most HQV_MAX_BYTESPERLINE (rounded up so
- * the chroma planes' lines stay whole); otherwise it is replaced by the
- * minimum. When the format keeps all planes in one buffer, only
- * bytesperline[0] is asked for and the other planes' pitches follow from
- * it, as V4L2 defines. Width and height must already be valid sizes.
- * Returns the total size in bytes.
+ * is at least the minimum (hqv_plane_line_bytes()) and at most
+ * HQV_MAX_BYTESPERLINE; otherwise it is replaced by the minimum. When the
+ * format keeps all planes in one buffer, only bytesperline[0] is asked for
+ * and the other planes' pitches follow from it, as V4L2 defines (YUV420:
+ * half); so that their lines stay whole, it is rounded up to a multiple of
+ * the subsampling, as V4L2's v4l2_fill_pixfmt() aligns the width (YUV420
+ * 451 wide: 452, chroma 226). Width and height must already be valid
+ * sizes. Returns the total size in bytes.
  */
 uint32_t hqv_format_layout(const struct hqv_format *fmt, uint32_t width,
 			   uint32_t height, uint32_t bytesperline[HQV_MAX_PLANES],
 			   uint32_t size[HQV_MAX_PLANES]);
 
-/* Clamp a requested size into the engine's range, rounded to HQV_SIZE_STEP. */
+/* Clamp a requested size into the engine's range. */
 void hqv_format_clamp_size(uint32_t *width, uint32_t *height);
 
 #endif /* HQV_FORMAT_H */

@@ -97,8 +97,19 @@ void hqv_source_row(const struct hqv_job *job, struct hqv_line *tmp,
 		    uint32_t y, uint32_t x0, uint32_t n, uint16_t *out[4]);
 
 /*
- * Write destination rows y and y + 1 (a pair, for vertically subsampled
- * chroma) from two full-width lines of destination-space samples.
+ * Destination rows are made in pairs from an even row y, for vertically
+ * subsampled chroma: rows y and y + 1, or y alone when it is the last row
+ * of an odd height (its chroma row then averages it with itself, the
+ * second row's index clamped to the last).
+ */
+static inline uint32_t hqv_pair_rows(const struct hqv_job *job, uint32_t y)
+{
+	return y + 1 < job->dst.height ? 2 : 1;
+}
+
+/*
+ * Write destination rows y and y + 1 (hqv_pair_rows()) from two
+ * full-width lines of destination-space samples.
  */
 void hqv_pack_pair(const struct hqv_job *job, const struct hqv_line *rows,
 		   uint32_t y);
@@ -152,6 +163,21 @@ static inline uint8_t *hqv_row(const struct hqv_image *img, unsigned int p,
 			       uint32_t row)
 {
 	return img->planes[p] + (size_t)row * img->bytesperline[p];
+}
+
+/*
+ * A packed 4:2:2 line of an odd width ends in half a macropixel: its
+ * second luma, past the image, repeats the last one (as libyuv's
+ * I422ToYUY2 long did), so that every byte of the line is defined and
+ * the same whichever way the line was made. Call it once the line's last
+ * luma is written.
+ */
+static inline void hqv_pad_packed_line(const struct hqv_format *fmt,
+				       uint8_t *line, uint32_t width)
+{
+	if (fmt->family == HQV_FAMILY_PACKED_YUV && width % 2)
+		line[2 * width + fmt->order[0]] =
+			line[2 * (width - 1) + fmt->order[0]];
 }
 
 static inline bool hqv_is_alternate(enum hqv_field f)

@@ -20,10 +20,10 @@ void hqv_yuv_row_init(struct hqv_yuv_row *r, const struct hqv_job *job,
 	r->hdiv = fmt->hsub;
 	r->interp_h = fmt->hsub == 2 && !job->plan.chroma_copy_h;
 	r->interp_v = fmt->vsub == 2 && !job->plan.chroma_copy_v;
-	r->c_count = img->width / fmt->hsub;
+	r->c_count = hqv_plane_groups(fmt, 1, img->width);
 	if (fmt->vsub == 2) {
 		/* Chroma row k sits between luma rows 2k and 2k + 1. */
-		rows = img->height / 2;
+		rows = hqv_plane_lines(fmt, 1, img->height);
 		k = k2 = y / 2;
 	}
 	if (r->interp_v) {
@@ -290,9 +290,10 @@ static void pack_yuv(const struct hqv_job *job, const struct hqv_line *rows,
 	bool hsub = fmt->hsub == 2, vsub = fmt->vsub == 2;
 	bool average_h = hsub && !job->plan.chroma_copy_h;
 	bool average_v = vsub && !job->plan.chroma_copy_v;
-	uint32_t w = dst->width, cw = w / fmt->hsub, r, x;
+	uint32_t w = dst->width, cw = hqv_plane_groups(fmt, 1, w), r, x;
+	uint32_t n = hqv_pair_rows(job, y);
 
-	for (r = 0; r < 2; r++) {
+	for (r = 0; r < n; r++) {
 		const uint16_t *luma = rows[r].c[0];
 		uint8_t *p;
 		uint32_t step;
@@ -306,12 +307,14 @@ static void pack_yuv(const struct hqv_job *job, const struct hqv_line *rows,
 		}
 		for (x = 0; x < w; x++)
 			p[x * step] = to_code(luma[x]);
+		hqv_pad_packed_line(fmt, hqv_row(dst, 0, y + r), w);
 	}
 
-	for (r = 0; r < (vsub ? 1u : 2u); r++) {
+	for (r = 0; r < (vsub ? 1u : n); r++) {
 		uint32_t row = vsub ? y / 2 : y + r;
 		const struct hqv_line *a = &rows[r];
-		const struct hqv_line *b = average_v ? &rows[1] : NULL;
+		/* Alone, the last row of an odd height is its own pair. */
+		const struct hqv_line *b = average_v ? &rows[n - 1] : NULL;
 		uint8_t *cb, *cr;
 		uint32_t step;
 
@@ -344,7 +347,7 @@ static void pack_grey(const struct hqv_job *job, const struct hqv_line *rows,
 {
 	uint32_t r, x;
 
-	for (r = 0; r < 2; r++) {
+	for (r = 0; r < hqv_pair_rows(job, y); r++) {
 		uint8_t *p = hqv_row(&job->dst, 0, y + r);
 
 		for (x = 0; x < job->dst.width; x++)
@@ -364,7 +367,7 @@ static void pack_rgb(const struct hqv_job *job, const struct hqv_line *rows,
 	const uint32_t o0 = fmt->order[0], o1 = fmt->order[1];
 	const uint32_t o2 = fmt->order[2], w = job->dst.width;
 
-	for (r = 0; r < 2; r++) {
+	for (r = 0; r < hqv_pair_rows(job, y); r++) {
 		uint8_t *restrict p = hqv_row(&job->dst, 0, y + r);
 		const uint16_t *c0 = rows[r].c[0], *c1 = rows[r].c[1];
 		const uint16_t *c2 = rows[r].c[2], *c3 = rows[r].c[3];
@@ -385,7 +388,7 @@ static void pack_rgb565(const struct hqv_job *job, const struct hqv_line *rows,
 	const uint32_t full = 255 * HQV_ONE;
 	uint32_t r, x;
 
-	for (r = 0; r < 2; r++) {
+	for (r = 0; r < hqv_pair_rows(job, y); r++) {
 		uint8_t *p = hqv_row(&job->dst, 0, y + r);
 		const struct hqv_line *l = &rows[r];
 

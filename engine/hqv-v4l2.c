@@ -73,13 +73,14 @@ int vhqv_enum_framesizes(unsigned int offer, struct v4l2_frmsizeenum *fsize)
 	if (fsize->index || !vhqv_format_find(offer, fsize->pixel_format))
 		return -EINVAL;
 
-	fsize->type = V4L2_FRMSIZE_TYPE_STEPWISE;
+	/* Every size in the range: CONTINUOUS, whose steps V4L2 wants 1. */
+	fsize->type = V4L2_FRMSIZE_TYPE_CONTINUOUS;
 	fsize->stepwise.min_width = HQV_MIN_WIDTH;
 	fsize->stepwise.max_width = HQV_MAX_WIDTH;
-	fsize->stepwise.step_width = HQV_SIZE_STEP;
+	fsize->stepwise.step_width = 1;
 	fsize->stepwise.min_height = HQV_MIN_HEIGHT;
 	fsize->stepwise.max_height = HQV_MAX_HEIGHT;
-	fsize->stepwise.step_height = HQV_SIZE_STEP;
+	fsize->stepwise.step_height = 1;
 	return 0;
 }
 
@@ -358,8 +359,17 @@ void vhqv_try_fmt(unsigned int offer, const struct vhqv_config *cfg,
 		else
 			q.height = pix->height * 2;
 		hqv_format_clamp_size(&q.width, &q.height);
-		if (q.field != V4L2_FIELD_NONE && fmt->vsub == 2)
-			q.height = q.height < 4 ? 4 : q.height & ~3u;
+		/*
+		 * Progressive frames take any size; fields need as many
+		 * lines each, and 4:2:0 fields whole chroma rows
+		 * (docs/engine.md).
+		 */
+		if (q.field != V4L2_FIELD_NONE) {
+			uint32_t unit = 2 * fmt->vsub;
+
+			q.height = q.height < unit ? unit :
+				   q.height - q.height % unit;
+		}
 		if (q.field == V4L2_FIELD_ALTERNATE)
 			q.height /= 2;
 		q.colorspace = colorspace_valid(pix->colorspace) ?
@@ -475,8 +485,8 @@ void vhqv_mp_to_pix(const struct v4l2_pix_format_mplane *mp,
 
 /*
  * Selection: CROP on OUTPUT (in frame lines, also for ALTERNATE fields),
- * COMPOSE on CAPTURE. Rectangles are kept inside their frame, on even
- * coordinates and sizes of at least 2, as the engine's chroma wants.
+ * COMPOSE on CAPTURE. The engine takes any rectangle inside its image, so
+ * a rectangle is only ever kept inside its frame and at least 1x1.
  */
 
 static bool selection_target_ok(uint32_t type, uint32_t target)
@@ -521,19 +531,6 @@ int vhqv_get_selection(const struct vhqv_config *cfg, struct v4l2_selection *s)
 	return 0;
 }
 
-/*
- * Round v to even, in the direction the selection flags ask. UINT32_MAX
- * would round up to 0, the smallest rectangle instead of the largest: it
- * goes down, and the frame clamps it anyway.
- */
-static uint32_t round_even(uint32_t v, uint32_t flags)
-{
-	if ((flags & V4L2_SEL_FLAG_GE) && !(flags & V4L2_SEL_FLAG_LE) &&
-	    v != UINT32_MAX)
-		return v + (v & 1);
-	return v & ~1u;
-}
-
 static int32_t clamp_s32(int32_t v, int32_t lo, int32_t hi)
 {
 	return v < lo ? lo : v > hi ? hi : v;
@@ -544,17 +541,31 @@ static uint32_t clamp_u32(uint32_t v, uint32_t lo, uint32_t hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
+/*
+ * One axis of a rectangle, its start and length, into a frame of size
+ * samples. With no flag, or V4L2_SEL_FLAG_LE (never larger than asked,
+ * but for the one sample a rectangle needs), a rectangle that does not
+ * fit keeps its start and shrinks. With V4L2_SEL_FLAG_GE (never smaller;
+ * with LE too, exactly as asked) it keeps its length, up to the frame's,
+ * and moves inside: V4L2 puts the flags before the position.
+ */
+static void clamp_axis(int32_t *start, uint32_t *length, uint32_t size,
+		       uint32_t flags)
+{
+	if (flags & V4L2_SEL_FLAG_GE) {
+		*length = clamp_u32(*length, 1, size);
+		*start = clamp_s32(*start, 0, (int32_t)(size - *length));
+		return;
+	}
+	*start = clamp_s32(*start, 0, (int32_t)size - 1);
+	*length = clamp_u32(*length, 1, size - *start);
+}
+
 static void clamp_rect(struct v4l2_rect *r, uint32_t width, uint32_t height,
 		       uint32_t flags)
 {
-	int32_t left = clamp_s32(r->left, 0, (int32_t)width - 2);
-	int32_t top = clamp_s32(r->top, 0, (int32_t)height - 2);
-
-	r->left = left & ~1;
-	r->top = top & ~1;
-	r->width = clamp_u32(round_even(r->width, flags), 2, width - r->left);
-	r->height = clamp_u32(round_even(r->height, flags), 2,
-			      height - r->top);
+	clamp_axis(&r->left, &r->width, width, flags);
+	clamp_axis(&r->top, &r->height, height, flags);
 }
 
 int vhqv_set_selection(struct vhqv_config *cfg, struct v4l2_selection *s)

@@ -34,29 +34,26 @@ uint32_t hqv_image_init(struct hqv_image *img, const struct hqv_format *fmt,
 
 static int check_image(const struct hqv_image *img)
 {
-	uint32_t bpl[HQV_MAX_PLANES] = { 0 }, size[HQV_MAX_PLANES];
 	const struct hqv_format *fmt = img->fmt;
 	unsigned int p;
 
 	if (!fmt || img->width < HQV_MIN_WIDTH || img->width > HQV_MAX_WIDTH ||
-	    img->height < HQV_MIN_HEIGHT || img->height > HQV_MAX_HEIGHT ||
-	    img->width % HQV_SIZE_STEP || img->height % HQV_SIZE_STEP)
+	    img->height < HQV_MIN_HEIGHT || img->height > HQV_MAX_HEIGHT)
 		return -EINVAL;
 	if ((unsigned int)img->encoding > HQV_ENC_BT2020 ||
 	    (unsigned int)img->quantization > HQV_QUANT_FULL ||
 	    (unsigned int)img->field > HQV_FIELD_ALTERNATE_BOTTOM)
 		return -EINVAL;
-	/* Each field of 4:2:0 has its own chroma rows: an even count. */
+	/*
+	 * The fields have as many lines as each other, and each field of
+	 * 4:2:0 its own chroma rows, whole ones.
+	 */
 	if (img->field != HQV_FIELD_NONE && img->height % (2 * fmt->vsub))
 		return -EINVAL;
 
-	/* The minimum pitch of each plane: what a layout with none asked is. */
-	hqv_format_layout(fmt, img->width, img->height, bpl, size);
 	for (p = 0; p < fmt->num_planes; p++) {
-		uint64_t lines = p ? img->height / fmt->vsub : img->height;
-		uint64_t min_bpl = p && fmt->mem_planes == 1 ?
-			(uint64_t)(img->width / fmt->hsub) * fmt->bytes_per_group[p] :
-			bpl[p];
+		uint64_t lines = hqv_plane_lines(fmt, p, img->height);
+		uint64_t min_bpl = hqv_plane_line_bytes(fmt, p, img->width);
 
 		if (hqv_is_alternate(img->field))
 			lines /= 2;	/* a buffer holds one field */
@@ -253,7 +250,8 @@ static void split_fields(const struct hqv_image *img, struct hqv_image f[2])
 		f[i].height = img->height / 2;
 		for (p = 0; p < fmt->num_planes; p++) {
 			uint32_t bpl = img->bytesperline[p];
-			uint32_t lines = (p ? img->height / fmt->vsub : img->height) / 2;
+			uint32_t lines = hqv_plane_lines(fmt, p,
+							 img->height) / 2;
 			size_t offset = 0;
 
 			switch (img->field) {
@@ -541,18 +539,27 @@ void hqv_job_run(const struct hqv_job *job, void *scratch, uint32_t y0,
 
 	if (y1 > job->dst.height)
 		y1 = job->dst.height;
+	y0 &= ~1u;
 	if (job->plan.direct) {
-		/* A band starts: see hqv_direct_turn_find()'s comment. */
+		/*
+		 * Direct rows write whole pairs; the last row of an odd
+		 * height takes the pipeline below, which gives the same
+		 * bytes. A band starts: see hqv_direct_turn_find()'s comment.
+		 */
+		uint32_t pairs_end = y1 & ~1u;
+
 		((uint32_t *)scratch)[0] = 0;
-		((uint32_t *)scratch)[1] = y1;
-		for (y = y0 & ~1u; y < y1; y += 2)
+		((uint32_t *)scratch)[1] = pairs_end;
+		for (y = y0; y < pairs_end; y += 2)
 			job->plan.direct(job, scratch, y);
-		return;
+		if (pairs_end == y1)
+			return;
+		y0 = pairs_end;
 	}
 	scratch_init(&s, job, scratch);
 
-	for (y = y0 & ~1u; y < y1; y += 2) {
-		for (r = 0; r < 2; r++) {
+	for (y = y0; y < y1; y += 2) {
+		for (r = 0; r < hqv_pair_rows(job, y); r++) {
 			uint32_t row = y + r;
 			struct hqv_line at = s.out[r];
 

@@ -92,8 +92,11 @@ struct hqv_image {
 	size_t plane_size[HQV_MAX_PLANES];
 	enum hqv_encoding encoding;
 	enum hqv_quantization quantization;
-	/* Source only. 4:2:0 fields need a height that is a multiple of 4
-	 * (each field's chroma is subsampled within the field). */
+	/*
+	 * Source only. A field-based image needs an even height, 4:2:0 a
+	 * multiple of 4 (each field's chroma is subsampled within the
+	 * field).
+	 */
 	enum hqv_field field;
 };
 
@@ -200,9 +203,10 @@ size_t hqv_job_scratch_size(const struct hqv_job *job);
 
 /*
  * Produce destination rows [y0, y1) of a prepared job. y0 and y1 must be
- * even (or y1 the height): vertically subsampled chroma is written a pair
- * of rows at a time. scratch holds hqv_job_scratch_size() bytes, aligned
- * for uint32_t; bands run at once need a scratch each.
+ * even (or y1 the height, which may be odd): vertically subsampled chroma
+ * is written a pair of rows at a time. scratch holds
+ * hqv_job_scratch_size() bytes, aligned for uint32_t; bands run at once
+ * need a scratch each.
  */
 void hqv_job_run(const struct hqv_job *job, void *scratch, uint32_t y0,
 		 uint32_t y1);

@@ -27,7 +27,7 @@ int m2m_format_init(struct m2m_format *fmt, uint32_t fourcc, uint32_t width,
 	if (w != width || h != height)
 		return m2m_error(EINVAL,
 				 "m2m_format_init: %ux%u is not a valid size "
-				 "(even, %ux%u to %ux%u)", width, height,
+				 "(%ux%u to %ux%u)", width, height,
 				 HQV_MIN_WIDTH, HQV_MIN_HEIGHT, HQV_MAX_WIDTH,
 				 HQV_MAX_HEIGHT);
 
@@ -115,14 +115,14 @@ int m2m_format_planes(struct m2m_plane_layout *planes,
 
 	for (p = 0; p < hf->num_planes; p++) {
 		struct m2m_plane_layout *pl = &planes[p];
-		bool chroma = p > 0;
 
 		pl->memory_plane = hf->mem_planes == 1 ? 0 : p;
 		pl->offset = hf->mem_planes == 1 ? offset : 0;
 		offset += size[p];
 		pl->bytesperline = bytesperline[p];
-		pl->width = chroma ? width / hf->hsub : width;
-		pl->height = chroma ? height / hf->vsub : height;
+		/* Chroma rounded up; whole macropixels of packed 4:2:2. */
+		pl->width = hqv_plane_groups(hf, p, width);
+		pl->height = hqv_plane_lines(hf, p, height);
 		pl->sample_bytes = hf->family == HQV_FAMILY_RGB565 ? 2 : 1;
 		pl->channels = hf->bytes_per_group[p] / pl->sample_bytes;
 	}

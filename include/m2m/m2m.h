@@ -370,16 +370,25 @@ struct m2m_format {
  * Fill a format with the tightly packed layout of a fourcc at a size,
  * progressive and with default colorimetry, from libm2m's format table.
  *
+ * Any size from 1x1 to 8192x8192 is valid, odd ones too: chroma planes
+ * round up, as libyuv and FFmpeg do (a 4:2:0 plane of 451x427 is 226x214
+ * samples), and a packed 4:2:2 line holds whole macropixels (YUYV 451
+ * wide: 904 bytes). Where planes share one buffer (NV12, YUV420), the
+ * luma pitch rounds up so that the chroma pitch V4L2 derives from it
+ * holds a chroma line (YUV420 451 wide: 452, chroma 226).
+ *
  * @param[out] fmt  the format
  * @param fourcc    a pixel format the table knows (see m2m_fourcc_from_name)
- * @param width     width in pixels
- * @param height    height in pixels
- * @return 0, or -EINVAL for an unknown fourcc or an odd or out-of-range size
+ * @param width     width in pixels, 1 to 8192
+ * @param height    height in pixels, 1 to 8192
+ * @return 0, or -EINVAL for an unknown fourcc or a size out of range
  *
  * @code
- * struct m2m_format nv12;
+ * struct m2m_format nv12, yuv;
  * m2m_format_init(&nv12, M2M_FOURCC('N','V','1','2'), 1280, 720);
  * // nv12.plane_size[0] == 1280 * 720 * 3 / 2
+ * m2m_format_init(&yuv, M2M_FOURCC('Y','U','1','2'), 451, 427);
+ * // yuv.bytesperline[0] == 452, yuv.plane_size[0] == 452 * 427 + 2 * 226 * 214
  * @endcode
  */
 M2M_EXPORT int m2m_format_init(struct m2m_format *fmt, uint32_t fourcc,
@@ -413,7 +422,10 @@ M2M_EXPORT size_t m2m_format_frame_size(const struct m2m_format *fmt);
 /**
  * Where one colour plane of a frame lies (a Y plane, an interleaved CbCr
  * plane, the one plane of YUYV or RGB24), for viewing it as an array of
- * height x width x channels samples.
+ * height x width x channels samples. Chroma planes of odd sizes round up
+ * ((w + 1) / 2 samples for 4:2:0 and 4:2:2); a packed 4:2:2 line holds
+ * whole macropixels, so at an odd width it has one group more than the
+ * frame's width (the last macropixel's second luma, a copy of the last).
  */
 struct m2m_plane_layout {
 	uint32_t memory_plane; /**< Which memory (buffer) plane holds it. */
@@ -435,7 +447,8 @@ struct m2m_plane_layout {
  *
  * @code
  * struct m2m_plane_layout pl[M2M_MAX_PLANES];
- * int n = m2m_format_planes(pl, &nv12); // 2: Y (h, w, 1), CbCr (h/2, w/2, 2)
+ * int n = m2m_format_planes(pl, &nv12);
+ * // 2: Y (h, w, 1), CbCr ((h + 1) / 2, (w + 1) / 2, 2)
  * @endcode
  */
 M2M_EXPORT int m2m_format_planes(struct m2m_plane_layout *planes,

@@ -48,16 +48,25 @@ static uint32_t min_u32(uint32_t a, uint32_t b)
 
 /* Memory layout */
 
-static uint32_t plane_lines(const struct hqv_image *img, unsigned int p)
+/* n / d, rounded up: chroma of odd sizes (docs/engine.md, Formats). */
+static uint32_t div_up(uint32_t n, uint32_t d)
 {
-	return p == 0 ? img->height : img->height / img->fmt->vsub;
+	return (n + d - 1) / d;
 }
 
+static uint32_t plane_lines(const struct hqv_image *img, unsigned int p)
+{
+	return p == 0 ? img->height : div_up(img->height, img->fmt->vsub);
+}
+
+/* A packed 4:2:2 line holds whole macropixels: an even count of pixels. */
 void ref_plane(const struct hqv_image *img, uint8_t *const mem[HQV_MAX_PLANES],
 	       unsigned int p, struct ref_plane *plane)
 {
 	const struct hqv_format *f = img->fmt;
-	uint32_t groups = p == 0 ? img->width : img->width / f->hsub;
+	uint32_t groups = p ? div_up(img->width, f->hsub) :
+			  f->family == HQV_FAMILY_PACKED_YUV ?
+			  2 * div_up(img->width, 2) : img->width;
 
 	plane->base = mem[p];
 	plane->pitch = img->bytesperline[p];
@@ -138,22 +147,27 @@ static void upsample(const double *c, uint32_t cw, uint32_t ch,
 }
 
 /* Averaging with the same siting: vertically (4:2:0) rows 2k and 2k+1,
- * then horizontally [1 2 1] / 4 around even columns, indices clamped. */
-static void downsample(const double *v, uint32_t w, unsigned int hsub,
-		       unsigned int vsub, double *c, uint32_t cw, uint32_t ch)
+ * then horizontally [1 2 1] / 4 around even columns, indices clamped (at
+ * an odd size, the row or column after the last is the last). */
+static void downsample(const double *v, uint32_t w, uint32_t h,
+		       unsigned int hsub, unsigned int vsub, double *c,
+		       uint32_t cw, uint32_t ch)
 {
 	double *rows = malloc(sizeof(double) * w * ch);
 	uint32_t x, y;
 
 	if (!rows)
 		abort();
-	for (y = 0; y < ch; y++)
+	for (y = 0; y < ch; y++) {
+		uint32_t below = min_u32(2 * y + 1, h - 1);
+
 		for (x = 0; x < w; x++)
 			rows[(size_t)y * w + x] = vsub == 1 ?
 				v[(size_t)y * w + x] :
 				chroma_copy.v ? v[(size_t)(2 * y) * w + x] :
 				(v[(size_t)(2 * y) * w + x] +
-				 v[(size_t)(2 * y + 1) * w + x]) / 2;
+				 v[(size_t)below * w + x]) / 2;
+	}
 	for (y = 0; y < ch; y++) {
 		const double *r = rows + (size_t)y * w;
 
@@ -185,8 +199,8 @@ static void yuv_access(const struct hqv_image *img,
 {
 	const struct hqv_format *f = img->fmt;
 
-	a->cw = img->width / f->hsub;
-	a->ch = img->height / f->vsub;
+	a->cw = div_up(img->width, f->hsub);
+	a->ch = div_up(img->height, f->vsub);
 	switch (f->family) {
 	case HQV_FAMILY_PACKED_YUV:
 		/* Luma at order[0] and order[2]: handled by the caller. */
@@ -345,17 +359,24 @@ static void pack_yuv(const struct hqv_image *img, const struct ref_picture *pic,
 	uint32_t x, y;
 
 	yuv_access(img, mem, &a);
-	for (y = 0; y < img->height; y++)
+	for (y = 0; y < img->height; y++) {
 		for (x = 0; x < img->width; x++)
 			*luma_byte(img, &a, x, y) =
 				round_code(REF_AT(pic, 0, x, y));
+		/* Half a macropixel: its second luma repeats the last. */
+		if (f->family == HQV_FAMILY_PACKED_YUV && img->width % 2)
+			*luma_byte(img, &a, img->width, y) =
+				*luma_byte(img, &a, img->width - 1, y);
+	}
 
 	cb = malloc(sizeof(double) * a.cw * a.ch);
 	cr = malloc(sizeof(double) * a.cw * a.ch);
 	if (!cb || !cr)
 		abort();
-	downsample(pic->c[1], pic->width, f->hsub, f->vsub, cb, a.cw, a.ch);
-	downsample(pic->c[2], pic->width, f->hsub, f->vsub, cr, a.cw, a.ch);
+	downsample(pic->c[1], pic->width, pic->height, f->hsub, f->vsub, cb,
+		   a.cw, a.ch);
+	downsample(pic->c[2], pic->width, pic->height, f->hsub, f->vsub, cr,
+		   a.cw, a.ch);
 	for (y = 0; y < a.ch; y++) {
 		for (x = 0; x < a.cw; x++) {
 			uint32_t byte = x * a.chroma_step;
@@ -466,7 +487,7 @@ static struct hqv_image field_image(const struct hqv_image *img, unsigned int f)
 	out.height = img->height / 2;
 	for (p = 0; p < img->fmt->num_planes; p++) {
 		uint32_t pitch = img->bytesperline[p];
-		uint32_t half = (p ? img->height / img->fmt->vsub : img->height) / 2;
+		uint32_t half = plane_lines(img, p) / 2;
 		size_t skip = 0;
 
 		if (img->field == HQV_FIELD_INTERLACED_TB ||

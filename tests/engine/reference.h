@@ -52,8 +52,9 @@ void ref_unpack(const struct hqv_image *img, uint8_t alpha,
 /*
  * Step 7: a picture of img's size in img's colour space, chroma down-sampled,
  * rounded (half up), clamped and packed into the colour planes mem[], laid
- * out as img. Only the bytes samples occupy are written; X bytes are
- * written 0xff.
+ * out as img. Only the bytes samples occupy are written, and the second
+ * luma of an odd width's last packed macropixel, which repeats the last
+ * luma; X bytes are written 0xff.
  */
 void ref_pack(const struct hqv_image *img, const struct ref_picture *pic,
 	      uint8_t *const mem[HQV_MAX_PLANES]);

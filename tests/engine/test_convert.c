@@ -16,12 +16,19 @@
 /* Conversion alone: one rounding away from the model. */
 #define TOLERANCE 1
 
+static void job_alloc_sized(struct hqv_job *job, const char *src,
+			    uint32_t src_pad, const char *dst,
+			    uint32_t dst_pad, uint32_t w, uint32_t h)
+{
+	memset(job, 0, sizeof(*job));
+	image_alloc(&job->src, src, w, h, src_pad);
+	image_alloc(&job->dst, dst, w, h, dst_pad);
+}
+
 static void job_alloc(struct hqv_job *job, const char *src, uint32_t src_pad,
 		      const char *dst, uint32_t dst_pad)
 {
-	memset(job, 0, sizeof(*job));
-	image_alloc(&job->src, src, W, H, src_pad);
-	image_alloc(&job->dst, dst, W, H, dst_pad);
+	job_alloc_sized(job, src, src_pad, dst, dst_pad, W, H);
 }
 
 /* The job on every test picture; seed tells random pictures apart. */
@@ -145,6 +152,83 @@ Test(convert, line_padding_is_never_written)
 		expect_padding_is(&job.dst, 0xa5, "NV12 to padded lines");
 		job_free(&job);
 	}
+}
+
+/*
+ * Odd sizes (docs/engine.md, Formats): chroma planes round up, the last
+ * chroma column and row sit on the last luma ones, and averaging down
+ * clamps the column or row after the last to it. Both odd, each alone,
+ * and the one-pixel lines and columns where a chroma sample has a single
+ * luma sample.
+ */
+static const uint32_t odd_sizes[][2] = {
+	{ 45, 27 }, { 45, 28 }, { 46, 27 }, { 1, 1 }, { 3, 1 }, { 1, 3 },
+	{ 2, 1 }, { 1, 2 },
+};
+
+static void check_odd_conversion(struct verdict *v, const char *src,
+				 uint32_t src_pad, const char *dst,
+				 uint32_t dst_pad, uint32_t w, uint32_t h,
+				 uint32_t seed)
+{
+	struct hqv_job job;
+	char what[32];
+
+	snprintf(what, sizeof(what), "%ux%u", w, h);
+	job_alloc_sized(&job, src, src_pad, dst, dst_pad, w, h);
+	check_every_picture(v, &job, TOLERANCE, seed, what);
+	job_free(&job);
+}
+
+Test(odd_sizes, every_format_to_and_from_xrgb32_matches_reference)
+{
+	struct verdict v = VERDICT_INIT;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(odd_sizes); i++) {
+		for (unsigned int f = 0; f < NUM_FORMATS; f++) {
+			check_odd_conversion(&v, format_names[f], 0, "XRGB32",
+					     0, odd_sizes[i][0],
+					     odd_sizes[i][1], 12);
+			check_odd_conversion(&v, "XRGB32", 0, format_names[f],
+					     0, odd_sizes[i][0],
+					     odd_sizes[i][1], 13);
+		}
+	}
+	expect_no_failure(&v);
+}
+
+/* Every pair of formats, both odd, and the chroma copies among them. */
+Test(odd_sizes, every_format_to_every_format_matches_reference)
+{
+	struct verdict v = VERDICT_INIT;
+
+	for (unsigned int f = 0; f < NUM_FORMATS; f++)
+		for (unsigned int g = 0; g < NUM_FORMATS; g++)
+			check_odd_conversion(&v, format_names[f], 0,
+					     format_names[g], 0, 45, 27, 14);
+	expect_no_failure(&v);
+}
+
+/* Padded lines at odd sizes: the rounded-up pitch and more. */
+Test(odd_sizes, padded_lines_match_reference_and_padding_is_never_written)
+{
+	struct verdict v = VERDICT_INIT;
+
+	for (unsigned int f = 0; f < NUM_FORMATS; f++) {
+		struct hqv_job job;
+
+		check_odd_conversion(&v, format_names[f], 3, "ARGB32", 5, 45,
+				     27, 15);
+		check_odd_conversion(&v, "BGR24", 1, format_names[f], 7, 45,
+				     27, 16);
+		job_alloc_sized(&job, "NV12", 0, format_names[f], 9, 45, 27);
+		image_fill(&job.src, PATTERN_RANDOM, 17);
+		image_fill_byte(&job.dst, 0xa5);
+		engine_run(&job, BAND_ROWS);
+		expect_padding_is(&job.dst, 0xa5, "NV12 45x27 to padded lines");
+		job_free(&job);
+	}
+	expect_no_failure(&v);
 }
 
 /* One memory plane per colour plane changes where planes are, not what

@@ -246,6 +246,76 @@ static const struct direct_case cases[] = {
 	PLAIN("NV12", "XBGR32", 2, 2),
 	PLAIN("XBGR32", "YUV420", 2, 2),
 	PLAIN("YUYV", "XRGB32", 2, 2),
+	/*
+	 * Odd sizes: the last chroma column and row alone, half a packed
+	 * macropixel, and an odd height's last row, which the pipeline makes
+	 * after the direct row's pairs. Every direct row that takes odd
+	 * sizes, with vector tails (1921) where it has vector loops.
+	 */
+	PLAIN("YUYV", "YUYV", 45, 27),
+	PLAIN("UYVY", "UYVY", 3, 3),
+	PLAIN("NV12", "NV12", 45, 27),
+	PLAIN("YUV420", "YUV420", 45, 27),
+	PLAIN("YUV420M", "YUV420M", 45, 27),
+	PLAIN("NV61", "NV61", 45, 27),
+	PLAIN("ARGB32", "ARGB32", 45, 27),
+	PLAIN("GREY", "GREY", 45, 27),
+	PLAIN("YUYV", "NV12", 45, 27),
+	PLAIN("UYVY", "YUV420", 45, 27),
+	PLAIN("YVYU", "NV21M", 45, 28),
+	PLAIN("VYUY", "YVU420", 3, 3),
+	PLAIN("YUYV", "NV21", 1921, 5),
+	PLAIN("NV12", "XBGR32", 45, 27),
+	PLAIN("NV21", "RGB24", 45, 27),
+	PLAIN("YUV420", "BGR24", 1, 3),
+	PLAIN("YUYV", "ARGB32", 45, 27),
+	PLAIN("UYVY", "RGB24", 3, 3),
+	PLAIN("YUV422P", "BGRX32", 45, 27),
+	PLAIN("NV24", "XBGR32", 45, 27),
+	PLAIN("YUV444M", "RGBA32", 45, 27),
+	PLAIN("NV12", "XRGB32", 1921, 5),
+	PLAIN("YVYU", "BGR24", 1921, 5),
+	PLAIN("XBGR32", "YUV420", 45, 27),
+	PLAIN("RGB24", "YUYV", 45, 27),
+	PLAIN("XRGB32", "UYVY", 3, 3),
+	PLAIN("BGR24", "NV12", 1921, 5),
+	PLAIN("RGBA32", "NV21M", 45, 27),
+	PLAIN("XBGR32", "NV16", 45, 27),
+	PLAIN("BGRX32", "YUV422P", 45, 27),
+	PLAIN("XRGB32", "NV24", 45, 27),
+	PLAIN("ABGR32", "GREY", 45, 27),
+	PLAIN("RGB24", "YUV420M", 1, 3),
+	PLAIN("BGR24", "VYUY", 1921, 5),
+	{ "XRGB32", "YUYV", 45, 27, .procamp = { -128, -60, 127, -170 } },
+	{ "NV12", "XBGR32", 45, 27, .procamp = { 20, 60, 90, 33 } },
+	FLIPS("RGB24", "YUYV", 45, 27),
+	FLIPS("XRGB32", "NV12", 45, 27),
+	FLIPS("BGR24", "YUV420", 1921, 5),
+	FLIPS("GREY", "GREY", 45, 27),
+	FLIPS("NV24", "RGB24", 45, 27),
+	FLIPS("YUV444M", "YUV444M", 45, 27),
+	FLIPS("ARGB32", "ARGB32", 3, 3),
+	TURNS("GREY", "GREY", 45, 27),
+	TURNS("GREY", "GREY", 37, 85),
+	TURNS("NV12", "GREY", 45, 27),
+	TURNS("YUV420M", "GREY", 1, 3),
+	SCALE("YUV420", 45, 27, 31, 17),
+	SCALE("NV12", 31, 17, 45, 27),
+	SCALE("NV21", 45, 27, 45, 13),
+	SCALE("NV16", 45, 27, 31, 17),
+	SCALE("YUV422P", 31, 17, 45, 27),
+	SCALE("NV24", 45, 27, 31, 17),
+	SCALE("YUV444M", 31, 17, 45, 27),
+	SCALE("GREY", 45, 27, 31, 17),
+	SCALE("NV12", 3, 3, 1, 2),
+	SCALE("YUV420", 1921, 17, 1281, 11),
+	{ "YUV420", "YUV420", 45, 27, 29, 9, .scaler = HQV_SCALER_BILINEAR,
+	  .crop = { 3, 1, 29, 9 } },
+	{ "NV12", "NV12", 45, 27, 31, 19, .scaler = HQV_SCALER_BILINEAR,
+	  .crop = { 5, 3, 39, 23 } },
+	BLEND("YUYV", 45, 12), BLEND("NV12", 45, 12), BLEND("YUV420", 45, 4),
+	BLEND("NV16", 45, 12), BLEND("GREY", 45, 12),
+	BLEND("XRGB32", 45, 12),
 };
 
 static void image_pad_alloc(struct hqv_image *img, const char *format,
@@ -333,4 +403,33 @@ Test(direct, every_direct_row_matches_the_general_pipeline)
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		run_case(&cases[i]);
+}
+
+/*
+ * The 4:2:0 turns' chroma filters take destination rows and columns in
+ * pairs of source chroma sites, which odd sizes break: such jobs take the
+ * general pipeline (docs/engine.md, Direct rows), which the geometry tests
+ * hold to the model.
+ */
+Test(direct, turns_of_odd_4_2_0_take_the_general_pipeline)
+{
+	static const uint32_t sizes[][2] = { { 45, 28 }, { 46, 27 } };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
+		for (uint32_t r = 0; r < 360; r += 90) {
+			bool turned = r % 180;
+			struct hqv_job job = { .rotation = r, .vflip = !r };
+
+			image_alloc(&job.src, "NV12", sizes[i][0], sizes[i][1],
+				    0);
+			image_alloc(&job.dst, "YUV420",
+				    turned ? sizes[i][1] : sizes[i][0],
+				    turned ? sizes[i][0] : sizes[i][1], 0);
+			cr_assert_eq(hqv_job_prepare(&job), 0);
+			cr_assert_null(job.plan.direct, "NV12 %ux%u turned %u "
+				       "takes the pipeline", sizes[i][0],
+				       sizes[i][1], r);
+			job_free(&job);
+		}
+	}
 }

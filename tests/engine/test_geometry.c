@@ -122,6 +122,46 @@ Test(orientation, every_turn_and_flip_matches_reference)
 	expect_no_failure(&v);
 }
 
+/*
+ * The same at odd sizes: odd sources, odd crops at odd positions, so that
+ * every turn and flip moves a lone last chroma column or row to the other
+ * edge or to the other axis; 4:2:0 on both sides and luma alone too.
+ */
+Test(orientation, every_turn_and_flip_of_odd_sizes_matches_reference)
+{
+	static const struct {
+		const char *src, *dst;
+		struct hqv_rect crop;
+	} cases[] = {
+		{ "NV12", "XRGB32", { 0, 0, 45, 27 } },
+		{ "YUYV", "UYVY", { 0, 0, 45, 27 } },
+		{ "NV12", "YUV420", { 0, 0, 45, 27 } },
+		{ "YUV420", "NV16", { 3, 5, 31, 19 } },
+		{ "RGB565", "YUV420M", { 1, 2, 37, 21 } },
+		{ "GREY", "GREY", { 0, 0, 45, 27 } },
+		{ "XBGR32", "NV21", { 0, 0, 45, 27 } },
+	};
+	struct verdict v = VERDICT_INIT;
+
+	for (unsigned int i = 0; i < 16; i++) {
+		for (unsigned int c = 0; c < ARRAY_SIZE(cases); c++) {
+			struct geometry g = {
+				.src = cases[c].src, .dst = cases[c].dst,
+				.src_width = 45, .src_height = 27,
+				.crop = cases[c].crop,
+				.rotation = 90 * (i / 4),
+				.hflip = i & 1, .vflip = i & 2,
+			};
+			bool turned = g.rotation % 180;
+
+			g.dst_width = turned ? g.crop.height : g.crop.width;
+			g.dst_height = turned ? g.crop.width : g.crop.height;
+			check_geometry(&v, &g, TOLERANCE);
+		}
+	}
+	expect_no_failure(&v);
+}
+
 /* Runs src through the job, into a new image of the destination format,
  * sized as the job's geometry makes it. */
 static void engine_pass(const struct hqv_image *src, struct hqv_image *out,
@@ -141,17 +181,23 @@ static void engine_pass(const struct hqv_image *src, struct hqv_image *out,
 
 static const char *const exact_formats[] = { "YUV444M", "ARGB32" };
 
+/* An even size and an odd one. */
+static const uint32_t trip_sizes[][2] = { { 64, 48 }, { 45, 27 } };
+
 Test(orientation, four_quarter_turns_give_the_input_back)
 {
-	for (unsigned int f = 0; f < 2; f++) {
+	for (unsigned int n = 0; n < 4; n++) {
+		unsigned int f = n % 2, z = n / 2;
 		struct hqv_image img[5];
 
-		image_alloc(&img[0], exact_formats[f], 64, 48, 0);
+		image_alloc(&img[0], exact_formats[f], trip_sizes[z][0],
+			    trip_sizes[z][1], 0);
 		image_fill(&img[0], PATTERN_RANDOM, 60);
 		for (unsigned int i = 0; i < 4; i++)
 			engine_pass(&img[i], &img[i + 1], 90, false, false);
-		expect_same_samples(&img[4], &img[0], "%s turned four times",
-				    exact_formats[f]);
+		expect_same_samples(&img[4], &img[0], "%s %ux%u turned four "
+				    "times", exact_formats[f], img[0].width,
+				    img[0].height);
 		for (unsigned int i = 0; i < 5; i++)
 			image_free(&img[i]);
 	}
@@ -159,11 +205,14 @@ Test(orientation, four_quarter_turns_give_the_input_back)
 
 Test(orientation, flipping_twice_gives_the_input_back)
 {
-	for (unsigned int f = 0; f < 2; f++) {
+	for (unsigned int n = 0; n < 4; n++) {
+		unsigned int f = n % 2, z = n / 2;
+
 		for (unsigned int flips = 1; flips < 4; flips++) {
 			struct hqv_image img[3];
 
-			image_alloc(&img[0], exact_formats[f], 64, 48, 0);
+			image_alloc(&img[0], exact_formats[f], trip_sizes[z][0],
+				    trip_sizes[z][1], 0);
 			image_fill(&img[0], PATTERN_RANDOM, 61);
 			for (unsigned int i = 0; i < 2; i++)
 				engine_pass(&img[i], &img[i + 1], 0, flips & 1,
@@ -183,14 +232,17 @@ Test(orientation, half_turn_equals_both_flips)
 {
 	static const char *const formats[] = { "NV12", "YUYV", "RGB24" };
 
-	for (unsigned int f = 0; f < 3; f++) {
+	for (unsigned int n = 0; n < 6; n++) {
+		unsigned int f = n % 3, z = n / 3;
 		struct hqv_image src, turned, flipped;
 
-		image_alloc(&src, formats[f], 64, 48, 0);
+		image_alloc(&src, formats[f], trip_sizes[z][0],
+			    trip_sizes[z][1], 0);
 		image_fill(&src, PATTERN_RANDOM, 62);
 		engine_pass(&src, &turned, 180, false, false);
 		engine_pass(&src, &flipped, 0, true, true);
-		expect_same_samples(&turned, &flipped, "%s", formats[f]);
+		expect_same_samples(&turned, &flipped, "%s %ux%u", formats[f],
+				    src.width, src.height);
 		image_free(&src);
 		image_free(&turned);
 		image_free(&flipped);
@@ -220,6 +272,14 @@ static const struct scale_size scale_sizes[] = {
 	{ 30, 20, 64, 48 },
 	{ 2, 2, 18, 14 },
 	{ 200, 8, 14, 36 },
+	/* Odd sizes: lone last chroma samples scaled both ways. */
+	{ 45, 27, 31, 17 },
+	{ 45, 27, 91, 55 },
+	{ 31, 17, 45, 27 },
+	{ 45, 27, 64, 13 },
+	{ 1, 1, 7, 5 },
+	{ 7, 5, 1, 1 },
+	{ 3, 1, 5, 3 },
 };
 
 static void check_scaler(enum hqv_scaler scaler)
@@ -339,6 +399,47 @@ Test(compose, crop_matches_reference)
 	expect_no_failure(&v);
 }
 
+/*
+ * Crops at odd edges, of odd sizes, unscaled: the destination is the crop,
+ * so a crop's odd left edge is honoured as it is (a chroma sample of the
+ * source is then interpolated between two).
+ */
+Test(compose, odd_crops_into_odd_destinations_match_reference)
+{
+	static const struct hqv_rect crops[] = {
+		{ 3, 5, 41, 29 },
+		{ 1, 0, 63, 48 },
+		{ 0, 1, 64, 47 },
+		{ 63, 47, 1, 1 },
+		{ 7, 9, 3, 1 },
+	};
+	static const char *const pairs[][2] = {
+		{ "NV12", "XRGB32" },
+		{ "YUYV", "NV12" },
+		{ "YUV420", "YUV420M" },
+		{ "BGR24", "YUV422P" },
+		{ "GREY", "YUYV" },
+	};
+	struct verdict v = VERDICT_INIT;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(crops); i++) {
+		for (unsigned int p = 0; p < ARRAY_SIZE(pairs); p++) {
+			const struct hqv_rect *c = &crops[i];
+			struct geometry g = {
+				.src = pairs[p][0], .dst = pairs[p][1],
+				.src_width = 64, .src_height = 48,
+				.crop = *c,
+				.dst_width = c->width,
+				.dst_height = c->height,
+				.scaler = HQV_SCALER_BILINEAR,
+			};
+
+			check_geometry(&v, &g, TOLERANCE);
+		}
+	}
+	expect_no_failure(&v);
+}
+
 /* The whole source placed at a rectangle of its size (no scaling), at
  * even and odd positions, the rest the background; then one scaled. */
 Test(compose, rectangle_and_background_match_reference)
@@ -361,6 +462,36 @@ Test(compose, rectangle_and_background_match_reference)
 				.src = "YUV420", .dst = dsts[d],
 				.src_width = 32, .src_height = 24,
 				.dst_width = 64, .dst_height = 48,
+				.compose = rects[i],
+				.scaler = HQV_SCALER_AREA,
+			};
+
+			check_geometry(&v, &g, TOLERANCE);
+		}
+	}
+	expect_no_failure(&v);
+}
+
+/* Odd destinations, rectangles at odd positions and of odd sizes. */
+Test(compose, odd_rectangles_in_odd_destinations_match_reference)
+{
+	static const struct hqv_rect rects[] = {
+		{ 7, 5, 31, 19 },
+		{ 0, 0, 45, 27 },
+		{ 44, 26, 1, 1 },
+		{ 1, 1, 43, 25 },	/* scaled */
+	};
+	static const char *const dsts[] = {
+		"NV12", "YUV420", "XRGB32", "YUYV", "NV16", "GREY",
+	};
+	struct verdict v = VERDICT_INIT;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(rects); i++) {
+		for (unsigned int d = 0; d < ARRAY_SIZE(dsts); d++) {
+			struct geometry g = {
+				.src = "YUV420", .dst = dsts[d],
+				.src_width = 31, .src_height = 19,
+				.dst_width = 45, .dst_height = 27,
 				.compose = rects[i],
 				.scaler = HQV_SCALER_AREA,
 			};
@@ -425,21 +556,35 @@ Test(compose, alpha_is_scaled_and_the_background_has_the_job_alpha)
 /* Bands */
 
 /* A job that exercises every stage that crosses rows: 4:2:0 on both
- * sides, a turn, bilinear scaling, crop and compose. */
-static void banded_job(struct hqv_job *job)
+ * sides, a turn, bilinear scaling, crop and compose; dst_height rows. */
+static void banded_job(struct hqv_job *job, uint32_t dst_height)
 {
 	struct geometry g = {
 		.src = "NV12", .dst = "YUV420",
 		.src_width = 64, .src_height = 48,
-		.dst_width = 64, .dst_height = 70,
+		.dst_width = 64, .dst_height = dst_height,
 		.crop = { 4, 2, 56, 42 },
-		.compose = { 2, 3, 60, 61 },
+		.compose = { 2, 3, 60, dst_height - 9 },
 		.rotation = 90,
 		.scaler = HQV_SCALER_BILINEAR,
 	};
 
 	job_from(job, &g);
 	image_fill(&job->src, PATTERN_RANDOM, 90);
+}
+
+/* A job of an odd height whose row pairs take a direct row, and whose
+ * last row the pipeline makes. */
+static void banded_direct_job(struct hqv_job *job, uint32_t dst_height)
+{
+	struct geometry g = {
+		.src = "YUYV", .dst = "NV12",
+		.src_width = 45, .src_height = dst_height,
+		.dst_width = 45, .dst_height = dst_height,
+	};
+
+	job_from(job, &g);
+	image_fill(&job->src, PATTERN_RANDOM, 91);
 }
 
 /* Bands run last to first, each with a scratch of its own, so no band
@@ -462,33 +607,43 @@ static void run_bands_backwards(struct hqv_job *job, uint32_t rows)
 	}
 }
 
-Test(bands, any_even_band_split_gives_the_same_frame)
+static void check_band_splits(void (*make)(struct hqv_job *, uint32_t),
+			      uint32_t height, const char *what)
 {
 	static const uint32_t band_rows[] = { 2, 4, 6, 14, 30 };
 	struct hqv_job whole;
 
-	banded_job(&whole);
+	make(&whole, height);
 	engine_run(&whole, whole.dst.height);
-	for (unsigned int i = 0; i < sizeof(band_rows) / sizeof(band_rows[0]);
-	     i++) {
+	for (unsigned int i = 0; i < ARRAY_SIZE(band_rows); i++) {
 		struct hqv_job banded;
 
-		banded_job(&banded);
+		make(&banded, height);
 		run_bands_backwards(&banded, band_rows[i]);
-		expect_same_samples(&banded.dst, &whole.dst, "bands of %u rows",
+		expect_same_samples(&banded.dst, &whole.dst, "%s, %u rows, "
+				    "bands of %u rows", what, height,
 				    band_rows[i]);
 		job_free(&banded);
 	}
 	job_free(&whole);
 }
 
-Test(bands, a_band_writes_only_its_own_rows)
+/* An odd height ends in a band whose last row is alone. */
+Test(bands, any_even_band_split_gives_the_same_frame)
+{
+	check_band_splits(banded_job, 70, "pipeline");
+	check_band_splits(banded_job, 69, "pipeline");
+	check_band_splits(banded_direct_job, 27, "direct rows");
+}
+
+/* The band [y0, y1) writes its luma rows and the chroma rows they
+ * round up to, no others. */
+static void check_band_rows(uint32_t height, uint32_t y0, uint32_t y1)
 {
 	struct hqv_job job;
 	void *scratch;
-	const uint32_t y0 = 14, y1 = 28;
 
-	banded_job(&job);
+	banded_job(&job, height);
 	image_fill_byte(&job.dst, 0xa5);
 	cr_assert_eq(hqv_job_prepare(&job), 0);
 	scratch = malloc(hqv_job_scratch_size(&job) + 1);
@@ -502,15 +657,23 @@ Test(bands, a_band_writes_only_its_own_rows)
 		ref_plane(&job.dst, job.dst.planes, p, &pl);
 		for (uint32_t y = 0; y < pl.lines; y++) {
 			const uint8_t *line = pl.base + (size_t)y * pl.pitch;
-			bool inside = y >= y0 / sub && y < y1 / sub;
+			bool inside = y >= y0 / sub &&
+				      y < (y1 + sub - 1) / sub;
 			bool written = false;
 
 			for (uint32_t x = 0; x < pl.line_bytes; x++)
 				written |= line[x] != 0xa5;
-			cr_assert_eq(written, inside, "plane %u line %u %s "
-				     "written by the band of rows [%u, %u)", p,
-				     y, written ? "was" : "was not", y0, y1);
+			cr_assert_eq(written, inside, "%u rows: plane %u line "
+				     "%u %s written by the band of rows "
+				     "[%u, %u)", height, p, y,
+				     written ? "was" : "was not", y0, y1);
 		}
 	}
 	job_free(&job);
+}
+
+Test(bands, a_band_writes_only_its_own_rows)
+{
+	check_band_rows(70, 14, 28);
+	check_band_rows(69, 56, 69);
 }

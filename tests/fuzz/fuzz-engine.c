@@ -78,18 +78,23 @@ static const struct hqv_format *pick_format(struct input *in)
 	return v == 255 ? NULL : hqv_format_at(v % num_formats);
 }
 
-/* Mostly small even sizes; sometimes odd, zero or outside the range. */
+/*
+ * Mostly small sizes, even (bytes below 48, as the seeds were written)
+ * or odd; sometimes zero or outside the range.
+ */
 static uint32_t pick_size(struct input *in)
 {
 	static const uint32_t unusual[] = {
-		0, 1, 3, 63, HQV_MAX_WIDTH - 2, HQV_MAX_WIDTH,
-		HQV_MAX_WIDTH + 1, HQV_MAX_WIDTH + 2, 65536, INT32_MAX,
-		UINT32_MAX - 1, UINT32_MAX,
+		0, 1, 3, 63, HQV_MAX_WIDTH - 2, HQV_MAX_WIDTH - 1,
+		HQV_MAX_WIDTH, HQV_MAX_WIDTH + 1, HQV_MAX_WIDTH + 2, 65536,
+		INT32_MAX, UINT32_MAX - 1, UINT32_MAX,
 	};
 	uint8_t v = take_u8(in);
 
+	if (v < 48)
+		return 2 + 2 * v;
 	if (v < 224)
-		return 2 + 2 * (v % 48);
+		return 1 + 2 * ((v - 48) % 48);
 	return take_from(in, unusual);
 }
 
@@ -119,12 +124,18 @@ static bool is_alternate(enum hqv_field f)
 }
 
 /*
- * Lines and shortest line of plane p, whatever the size (in 64 bits, as
- * the sizes may be far out of range).
+ * Lines and shortest line of plane p, chroma rounded up, whatever the
+ * size (in 64 bits, as the sizes may be far out of range).
  */
+static uint64_t div_up(uint64_t n, uint64_t d)
+{
+	return (n + d - 1) / d;
+}
+
 static uint64_t plane_lines(const struct hqv_image *img, unsigned int p)
 {
-	uint64_t lines = p ? img->height / img->fmt->vsub : img->height;
+	uint64_t lines = p ? div_up(img->height, img->fmt->vsub) :
+			 img->height;
 
 	return is_alternate(img->field) ? lines / 2 : lines;
 }
@@ -132,7 +143,10 @@ static uint64_t plane_lines(const struct hqv_image *img, unsigned int p)
 static uint64_t plane_min_pitch(const struct hqv_image *img, unsigned int p)
 {
 	const struct hqv_format *fmt = img->fmt;
-	uint64_t groups = p ? img->width / fmt->hsub : img->width;
+	uint64_t chroma = div_up(img->width, fmt->hsub);
+	uint64_t groups = p ? chroma :
+			  fmt->family == HQV_FAMILY_PACKED_YUV ?
+			  chroma * fmt->hsub : img->width;
 
 	return groups * fmt->bytes_per_group[p];
 }
@@ -159,8 +173,7 @@ static void pick_pitches(struct input *in, struct hqv_image *img)
 				       plane_min_pitch(img, p) : 0;
 	if (mode < 4 && img->width >= HQV_MIN_WIDTH &&
 	    img->width <= HQV_MAX_WIDTH && img->height >= HQV_MIN_HEIGHT &&
-	    img->height <= HQV_MAX_HEIGHT && img->width % 2 == 0 &&
-	    img->height % 2 == 0) {
+	    img->height <= HQV_MAX_HEIGHT) {
 		img->bytesperline[0] += mode == 0 ? 0 : take_u8(in);
 		hqv_format_layout(img->fmt, img->width, img->height,
 				  img->bytesperline, size);

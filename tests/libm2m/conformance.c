@@ -344,6 +344,21 @@ Test(device, gives_the_sizes_of_a_format)
 	cr_assert_geq(s.max_height, H);
 }
 
+/* Every size from 1x1: ENUM_FRAMESIZES's CONTINUOUS, steps of 1. */
+Test(device, hqv_takes_every_size_from_1x1)
+{
+	struct m2m_frame_sizes s;
+
+	REQUIRE(is_hqv(), "%s has its own sizes", info.driver);
+	OK(m2m_get_frame_sizes(dev, &s, FMT("YUV420")));
+	cr_assert_eq(s.min_width, 1);
+	cr_assert_eq(s.min_height, 1);
+	cr_assert_eq(s.max_width, 8192);
+	cr_assert_eq(s.max_height, 8192);
+	cr_assert_eq(s.step_width, 1);
+	cr_assert_eq(s.step_height, 1);
+}
+
 Test(device, closed_handle_is_refused)
 {
 	struct m2m_device *other;
@@ -376,7 +391,7 @@ Test(format, try_is_idempotent_and_changes_nothing)
 	struct m2m_format want, once, twice, before = get_format(M2M_QUEUE_OUTPUT);
 
 	cr_assert_eq(m2m_format_init(&want, FMT("RGB24"), W, H), 0);
-	want.width = W + 3;	/* odd: the driver rounds it */
+	want.width = W + 3;	/* odd: a driver may round it */
 	want.height = H + 1;
 	once = want;
 	OK(m2m_try_format(dev, &once, M2M_QUEUE_OUTPUT));
@@ -460,6 +475,35 @@ Test(format, layouts_of_the_table)
 	cr_assert_eq(m2m_format_init(&f, FMT("RGB565"), W, H), 0);
 	cr_assert_eq(m2m_format_planes(pl, &f), 1);
 	cr_assert_eq(pl[0].sample_bytes, 2);
+}
+
+/*
+ * Odd sizes: chroma rounds up; one buffer rounds the luma pitch up so that
+ * the chroma pitch V4L2 derives from it holds a line; a packed 4:2:2 line
+ * holds whole macropixels.
+ */
+Test(format, layouts_of_odd_sizes_round_chroma_up)
+{
+	struct m2m_plane_layout pl[M2M_MAX_PLANES];
+	struct m2m_format f;
+
+	cr_assert_eq(m2m_format_init(&f, FMT("NV12"), 451, 427), 0);
+	cr_assert_eq(m2m_format_planes(pl, &f), 2);
+	cr_assert_eq(pl[0].bytesperline, 452);
+	cr_assert_eq(pl[1].offset, 452 * 427);
+	cr_assert_eq(pl[1].width, 226);
+	cr_assert_eq(pl[1].height, 214);
+	cr_assert_eq(pl[1].bytesperline, 452);
+	cr_assert_eq(m2m_format_init(&f, FMT("YUV420M"), 451, 427), 0);
+	cr_assert_eq(m2m_format_planes(pl, &f), 3);
+	cr_assert_eq(pl[0].bytesperline, 451);
+	cr_assert_eq(pl[2].bytesperline, 226);
+	cr_assert_eq(pl[2].height, 214);
+	cr_assert_eq(f.plane_size[1], 226 * 214);
+	cr_assert_eq(m2m_format_init(&f, FMT("YUYV"), 451, 427), 0);
+	cr_assert_eq(m2m_format_planes(pl, &f), 1);
+	cr_assert_eq(pl[0].width, 452);
+	cr_assert_eq(pl[0].bytesperline, 904);
 }
 
 /* Controls */
@@ -647,6 +691,30 @@ Test(convert, rotation_turns_the_capture_size)
 	dst = convert_random(&src, &n, 4);
 	ref = engine_reference(src, NULL, NULL);
 	assert_same_bytes(dst, ref, n, "rotated");
+	free(src);
+	free(dst);
+	free(ref);
+}
+
+/*
+ * Odd sizes, as real pictures have: the HQV devices keep them, with the
+ * engine's chroma rounded up, and convert as the engine does.
+ */
+Test(convert, odd_sizes_are_kept_and_the_engines)
+{
+	struct m2m_format f;
+	uint8_t *src, *dst, *ref;
+	size_t n;
+
+	REQUIRE(is_hqv(), "%s has its own sizes", info.driver);
+	f = set_formats("RGB24", 451, 427, "YUV420", 451, 427);
+	cr_assert_eq(f.width, 451);
+	cr_assert_eq(f.height, 427);
+	cr_assert_eq(f.bytesperline[0], 452);
+	cr_assert_eq(m2m_format_frame_size(&f), 452 * 427 + 2 * 226 * 214);
+	dst = convert_random(&src, &n, 5);
+	ref = engine_reference(src, NULL, NULL);
+	assert_same_bytes(dst, ref, n, "RGB24 451x427 to YUV420");
 	free(src);
 	free(dst);
 	free(ref);
@@ -1116,6 +1184,34 @@ Test(rect, crop_and_compose_are_the_engines)
 	dst = convert_random(&src, &n, 16);
 	ref = engine_reference(src, &crop, &compose);
 	assert_same_bytes(dst, ref, n, "crop and compose");
+	free(src);
+	free(dst);
+	free(ref);
+}
+
+/* Odd edges and sizes are kept as asked: the engine takes any rectangle. */
+Test(rect, odd_crop_and_compose_are_kept_and_the_engines)
+{
+	struct m2m_rect crop = { 3, 5, 31, 19 };
+	struct m2m_rect compose = { 7, 3, 21, 11 };
+	uint8_t *src, *dst, *ref;
+	size_t n;
+
+	REQUIRE(is_hqv(), "%s rounds rectangles its own way", info.driver);
+	set_formats("YUYV", W, H, "YUV420", 45, 27);
+	OK(m2m_set_rect(dev, &crop, M2M_RECT_CROP));
+	OK(m2m_set_rect(dev, &compose, M2M_RECT_COMPOSE));
+	cr_assert(crop.left == 3 && crop.top == 5 && crop.width == 31 &&
+		  crop.height == 19, "crop (%d, %d) %ux%u", crop.left,
+		  crop.top, crop.width, crop.height);
+	cr_assert(compose.left == 7 && compose.top == 3 &&
+		  compose.width == 21 && compose.height == 11,
+		  "compose (%d, %d) %ux%u", compose.left, compose.top,
+		  compose.width, compose.height);
+
+	dst = convert_random(&src, &n, 17);
+	ref = engine_reference(src, &crop, &compose);
+	assert_same_bytes(dst, ref, n, "odd crop and compose");
 	free(src);
 	free(dst);
 	free(ref);

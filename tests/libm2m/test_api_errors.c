@@ -94,14 +94,43 @@ Test(formats, init_computes_a_packed_layout)
 	cr_assert_eq(m2m_format_frame_size(&fmt), 1280 * 480);
 }
 
+/*
+ * Odd sizes are sizes: chroma rounds up (YUYV: whole macropixels), one
+ * buffer rounds the luma pitch up to keep chroma lines whole, one buffer
+ * per plane keeps each plane's own minimum.
+ */
+Test(formats, init_takes_odd_sizes_with_chroma_rounded_up)
+{
+	struct m2m_format fmt;
+
+	cr_assert_eq(m2m_format_init(&fmt, M2M_FOURCC('Y', 'U', 'Y', 'V'), 451, 427), 0);
+	cr_assert_eq(fmt.width, 451);
+	cr_assert_eq(fmt.bytesperline[0], 904);
+	cr_assert_eq(fmt.plane_size[0], 904 * 427);
+	cr_assert_eq(m2m_format_init(&fmt, M2M_FOURCC('Y', 'U', '1', '2'), 451, 427), 0);
+	cr_assert_eq(fmt.bytesperline[0], 452);
+	cr_assert_eq(fmt.plane_size[0], 452 * 427 + 2 * 226 * 214);
+	cr_assert_eq(m2m_format_init(&fmt, M2M_FOURCC('Y', 'M', '1', '2'), 451, 427), 0);
+	cr_assert_eq(fmt.num_planes, 3);
+	cr_assert_eq(fmt.bytesperline[0], 451);
+	cr_assert_eq(fmt.bytesperline[1], 226);
+	cr_assert_eq(fmt.plane_size[2], 226 * 214);
+	cr_assert_eq(m2m_format_init(&fmt, M2M_FOURCC('G', 'R', 'E', 'Y'), 1, 1), 0);
+	cr_assert_eq(m2m_format_frame_size(&fmt), 1);
+	cr_assert_eq(m2m_format_init(&fmt, M2M_FOURCC('N', 'V', '1', '2'), 1, 1), 0);
+	cr_assert_eq(m2m_format_frame_size(&fmt), 2 + 2);
+}
+
 Test(formats, init_rejects_unknown_formats_and_bad_sizes)
 {
 	struct m2m_format fmt;
 
 	cr_assert_eq(m2m_format_init(&fmt, M2M_FOURCC('X', 'X', 'X', 'X'), 64, 64), -EINVAL);
 	assert_message_mentions("unknown pixel format");
-	cr_assert_eq(m2m_format_init(&fmt, M2M_FOURCC('Y', 'U', 'Y', 'V'), 63, 64), -EINVAL);
-	assert_message_mentions("63x64");
+	cr_assert_eq(m2m_format_init(&fmt, M2M_FOURCC('Y', 'U', 'Y', 'V'), 0, 64), -EINVAL);
+	assert_message_mentions("0x64");
+	cr_assert_eq(m2m_format_init(&fmt, M2M_FOURCC('Y', 'U', 'Y', 'V'), 8193, 1), -EINVAL);
+	assert_message_mentions("8193x1");
 	cr_assert_eq(m2m_format_init(&fmt, M2M_FOURCC('Y', 'U', 'Y', 'V'), 64, 100000), -EINVAL);
 	cr_assert_eq(m2m_format_init(NULL, M2M_FOURCC('Y', 'U', 'Y', 'V'), 64, 64), -EINVAL);
 }

@@ -309,15 +309,16 @@ static void check_size_correction(const struct node *n, uint32_t width,
 				     node_name(n), f.width, width);
 			cr_assert_eq(f.height, want_h, "%s: height %u for %u",
 				     node_name(n), f.height, height);
-			cr_assert_eq(f.bytesperline, want_w * 2);
-			cr_assert_eq(f.sizeimage, want_w * want_h * 2);
+			/* YUYV: whole macropixels of 4 bytes. */
+			cr_assert_eq(f.bytesperline, (want_w + 1) / 2 * 4);
+			cr_assert_eq(f.sizeimage, (want_w + 1) / 2 * 4 * want_h);
 		}
 	}
 }
 
 static void zero_size(const struct node *n)
 {
-	check_size_correction(n, 0, 0, 2, 2);
+	check_size_correction(n, 0, 0, 1, 1);
 }
 
 Test(fmt, zero_size_is_raised_to_the_minimum)
@@ -335,15 +336,108 @@ Test(fmt, huge_size_is_clamped_to_the_maximum)
 	ON_BOTH_NODES(huge_size);
 }
 
+/* Odd sizes are sizes: YUYV 451 wide is 226 macropixels, 904 bytes. */
 static void odd_size(const struct node *n)
 {
-	check_size_correction(n, 641, 479, 640, 478);
-	check_size_correction(n, 1, 1, 2, 2);
+	check_size_correction(n, 641, 479, 641, 479);
+	check_size_correction(n, 451, 427, 451, 427);
+	check_size_correction(n, 1, 1, 1, 1);
+	check_size_correction(n, 3, 1, 3, 1);
 }
 
-Test(fmt, odd_size_is_rounded_down_to_even)
+Test(fmt, odd_sizes_are_kept)
 {
 	ON_BOTH_NODES(odd_size);
+}
+
+/*
+ * A one-buffer YUV420 of an odd width: V4L2 makes its chroma pitch half
+ * the luma pitch, so the luma pitch rounds up to even (451: 452, chroma
+ * 226 for 226 samples); a pitch asked for rounds up too.
+ */
+static void odd_yuv420(const struct node *n)
+{
+	struct fmt f = { .fourcc = V4L2_PIX_FMT_YUV420, .width = 451,
+			 .height = 427 };
+
+	cr_assert_eq(do_fmt(n, VIDIOC_TRY_FMT, n->out, &f), 0);
+	cr_assert_eq(f.width, 451);
+	cr_assert_eq(f.height, 427);
+	cr_assert_eq(f.bytesperline, 452, "%s: bytesperline %u",
+		     node_name(n), f.bytesperline);
+	cr_assert_eq(f.sizeimage, 452 * 427 + 2 * 226 * 214);
+	f.bytesperline = 461;
+	cr_assert_eq(do_fmt(n, VIDIOC_TRY_FMT, n->cap, &f), 0);
+	cr_assert_eq(f.bytesperline, 462);
+	cr_assert_eq(f.sizeimage, 462 * 427 + 2 * 231 * 214);
+}
+
+Test(fmt, one_buffer_yuv420_of_an_odd_width_rounds_its_pitch_up)
+{
+	ON_BOTH_NODES(odd_yuv420);
+}
+
+/* One buffer per plane: each plane has its own minimum pitch. */
+Test(fmt, multi_planar_yuv420m_of_an_odd_size_keeps_each_planes_minimum)
+{
+	struct node n = open_node(true);
+	struct v4l2_format f = { .type = n.out };
+	struct v4l2_pix_format_mplane *mp = &f.fmt.pix_mp;
+
+	mp->pixelformat = V4L2_PIX_FMT_YUV420M;
+	mp->width = 451;
+	mp->height = 427;
+	mp->num_planes = 3;
+	cr_assert_eq(xioctl(n.fd, VIDIOC_TRY_FMT, &f), 0);
+	cr_assert_eq(mp->width, 451);
+	cr_assert_eq(mp->height, 427);
+	cr_assert_eq(mp->num_planes, 3);
+	cr_assert_eq(mp->plane_fmt[0].bytesperline, 451);
+	cr_assert_eq(mp->plane_fmt[0].sizeimage, 451 * 427);
+	for (unsigned int p = 1; p < 3; p++) {
+		cr_assert_eq(mp->plane_fmt[p].bytesperline, 226);
+		cr_assert_eq(mp->plane_fmt[p].sizeimage, 226 * 214);
+	}
+	transport->close(n.fd);
+}
+
+/*
+ * Field-based OUTPUT formats keep their fields whole: as many lines each
+ * (an even frame height) and, for 4:2:0, whole chroma rows per field (a
+ * multiple of 4); widths stay odd. ALTERNATE's height is a field's.
+ */
+static void odd_fields(const struct node *n)
+{
+	static const struct {
+		uint32_t fourcc, field, height, want;
+	} cases[] = {
+		{ V4L2_PIX_FMT_YUYV, V4L2_FIELD_INTERLACED, 47, 46 },
+		{ V4L2_PIX_FMT_YUYV, V4L2_FIELD_SEQ_TB, 1, 2 },
+		{ V4L2_PIX_FMT_YUV420, V4L2_FIELD_INTERLACED_BT, 47, 44 },
+		{ V4L2_PIX_FMT_YUV420, V4L2_FIELD_SEQ_BT, 46, 44 },
+		{ V4L2_PIX_FMT_YUV420, V4L2_FIELD_ALTERNATE, 23, 22 },
+		{ V4L2_PIX_FMT_YUYV, V4L2_FIELD_ALTERNATE, 23, 23 },
+		{ V4L2_PIX_FMT_YUV420, V4L2_FIELD_NONE, 47, 47 },
+	};
+
+	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fmt f = { .fourcc = cases[i].fourcc, .width = 45,
+				 .height = cases[i].height,
+				 .field = cases[i].field };
+
+		cr_assert_eq(do_fmt(n, VIDIOC_S_FMT, n->out, &f), 0);
+		cr_assert_eq(f.field, cases[i].field);
+		cr_assert_eq(f.width, 45);
+		cr_assert_eq(f.height, cases[i].want, "%s: field %u, height "
+			     "%u for %u, expected %u", node_name(n),
+			     cases[i].field, f.height, cases[i].height,
+			     cases[i].want);
+	}
+}
+
+Test(fmt, field_based_heights_keep_whole_fields)
+{
+	ON_BOTH_NODES(odd_fields);
 }
 
 /* A pitch no frame could use would overflow sizeimage: the minimum. */
@@ -402,13 +496,16 @@ static void check_rect(const struct v4l2_rect *r, int32_t left, int32_t top,
 }
 
 /*
- * Selection rectangles are kept inside the frame on even coordinates, at
- * least 2x2, with sizes rounded as the GE and LE flags ask: never an error.
+ * Selection rectangles take any coordinates and sizes from 1x1 inside the
+ * frame, and are kept inside it: never an error. One that does not fit
+ * keeps its position and shrinks, without flags or with LE; with GE (and
+ * with GE and LE) it keeps its size, up to the frame's, and moves.
  */
 static void bad_rects(const struct node *n)
 {
 	const uint32_t types[] = { n->out, n->cap };
 	const uint32_t targets[] = { V4L2_SEL_TGT_CROP, V4L2_SEL_TGT_COMPOSE };
+	const uint32_t both = V4L2_SEL_FLAG_GE | V4L2_SEL_FLAG_LE;
 
 	set_both(n, V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_YUYV, 640, 480);
 	for (unsigned int t = 0; t < 2; t++) {
@@ -416,7 +513,7 @@ static void bad_rects(const struct node *n)
 
 		r = (struct v4l2_rect){ 0, 0, 0, 0 };
 		cr_assert_eq(s_selection(n, types[t], targets[t], 0, &r), 0);
-		check_rect(&r, 0, 0, 2, 2);
+		check_rect(&r, 0, 0, 1, 1);
 
 		r = (struct v4l2_rect){ 0, 0, 0xffffffff, 0xffffffff };
 		cr_assert_eq(s_selection(n, types[t], targets[t], 0, &r), 0);
@@ -430,16 +527,38 @@ static void bad_rects(const struct node *n)
 		r = (struct v4l2_rect){ 0x7fffffff, 0x7fffffff, 0xffffffff,
 					0xffffffff };
 		cr_assert_eq(s_selection(n, types[t], targets[t], 0, &r), 0);
-		check_rect(&r, 638, 478, 2, 2);
+		check_rect(&r, 639, 479, 1, 1);
 
 		r = (struct v4l2_rect){ -5, -0x7fffffff - 1, 101, 77 };
 		cr_assert_eq(s_selection(n, types[t], targets[t], 0, &r), 0);
-		check_rect(&r, 0, 0, 100, 76);
+		check_rect(&r, 0, 0, 101, 77);
 
+		/* Odd edges and sizes that fit are kept, whatever the flags. */
 		r = (struct v4l2_rect){ 3, 5, 101, 77 };
 		cr_assert_eq(s_selection(n, types[t], targets[t],
 					 V4L2_SEL_FLAG_GE, &r), 0);
-		check_rect(&r, 2, 4, 102, 78);
+		check_rect(&r, 3, 5, 101, 77);
+		r = (struct v4l2_rect){ 3, 5, 101, 77 };
+		cr_assert_eq(s_selection(n, types[t], targets[t],
+					 V4L2_SEL_FLAG_LE, &r), 0);
+		check_rect(&r, 3, 5, 101, 77);
+
+		/* Past the bottom right: shrink in place, or move whole. */
+		r = (struct v4l2_rect){ 601, 401, 101, 99 };
+		cr_assert_eq(s_selection(n, types[t], targets[t], 0, &r), 0);
+		check_rect(&r, 601, 401, 39, 79);
+		r = (struct v4l2_rect){ 601, 401, 101, 99 };
+		cr_assert_eq(s_selection(n, types[t], targets[t],
+					 V4L2_SEL_FLAG_LE, &r), 0);
+		check_rect(&r, 601, 401, 39, 79);
+		r = (struct v4l2_rect){ 601, 401, 101, 99 };
+		cr_assert_eq(s_selection(n, types[t], targets[t],
+					 V4L2_SEL_FLAG_GE, &r), 0);
+		check_rect(&r, 539, 381, 101, 99);
+		r = (struct v4l2_rect){ 601, 401, 101, 99 };
+		cr_assert_eq(s_selection(n, types[t], targets[t], both, &r),
+			     0);
+		check_rect(&r, 539, 381, 101, 99);
 	}
 }
 

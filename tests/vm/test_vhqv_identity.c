@@ -1352,6 +1352,199 @@ Test(identity, padded_bytesperline_on_both_queues)
 }
 
 /*
+ * Odd sizes, as real pictures have: each side keeps the size asked for
+ * (session_set_format() checks), chroma rounds up, and the device's bytes
+ * are the engine's.
+ */
+static struct job_case odd_case(bool mplane, uint32_t in, uint32_t iw,
+				uint32_t ih, uint32_t out, uint32_t ow,
+				uint32_t oh, uint32_t seed)
+{
+	struct job_case c = simple_case(mplane, in, out, seed);
+
+	c.out.width = iw;
+	c.out.height = ih;
+	c.cap.width = ow;
+	c.cap.height = oh;
+	return c;
+}
+
+/*
+ * A photo's size both ways through 4:2:0, one buffer and several; the
+ * single samples of 1x1, 3x1 and 1x3 (half a YUYV macropixel); the other
+ * layouts at 45x27; turns of odd 4:2:0, which take the engine's pipeline
+ * rather than a direct row.
+ */
+Test(identity, odd_sizes_through_every_layout_and_turn)
+{
+	static const struct {
+		bool mplane;
+		uint32_t in, iw, ih, out, ow, oh;
+		int32_t rotate;
+	} cases[] = {
+		{ false, V4L2_PIX_FMT_RGB24, 451, 427, V4L2_PIX_FMT_NV12,
+		  451, 427, 0 },
+		{ false, V4L2_PIX_FMT_NV12, 451, 427, V4L2_PIX_FMT_RGB24,
+		  451, 427, 0 },
+		{ true, V4L2_PIX_FMT_RGB24, 451, 427, V4L2_PIX_FMT_YUV420M,
+		  451, 427, 0 },
+		{ true, V4L2_PIX_FMT_YUV420M, 451, 427, V4L2_PIX_FMT_YUYV,
+		  451, 427, 0 },
+		{ false, V4L2_PIX_FMT_YUV420, 63, 427, V4L2_PIX_FMT_YUV420,
+		  427, 63, 90 },
+		{ false, V4L2_PIX_FMT_YUV420, 63, 427, V4L2_PIX_FMT_NV12,
+		  63, 427, 180 },
+		{ true, V4L2_PIX_FMT_NV12M, 45, 27, V4L2_PIX_FMT_YVU420M,
+		  27, 45, 270 },
+		{ false, V4L2_PIX_FMT_GREY, 45, 27, V4L2_PIX_FMT_GREY,
+		  27, 45, 90 },
+		{ false, V4L2_PIX_FMT_GREY, 1, 1, V4L2_PIX_FMT_GREY, 1, 1, 0 },
+		{ false, V4L2_PIX_FMT_GREY, 1, 1, V4L2_PIX_FMT_YUYV, 1, 1, 0 },
+		{ false, V4L2_PIX_FMT_YUV420, 1, 1, V4L2_PIX_FMT_RGB24,
+		  1, 1, 0 },
+		{ false, V4L2_PIX_FMT_YUYV, 3, 1, V4L2_PIX_FMT_YUYV, 3, 1, 0 },
+		{ false, V4L2_PIX_FMT_YUYV, 3, 1, V4L2_PIX_FMT_NV12, 3, 1, 0 },
+		{ false, V4L2_PIX_FMT_RGB24, 3, 1, V4L2_PIX_FMT_UYVY, 3, 1, 0 },
+		{ false, V4L2_PIX_FMT_YUV420, 1, 3, V4L2_PIX_FMT_XRGB32,
+		  1, 3, 0 },
+		{ false, V4L2_PIX_FMT_UYVY, 45, 27, V4L2_PIX_FMT_YUV422P,
+		  45, 27, 0 },
+		{ false, V4L2_PIX_FMT_XRGB32, 45, 27, V4L2_PIX_FMT_YVYU,
+		  45, 27, 0 },
+		{ false, V4L2_PIX_FMT_NV24, 45, 27, V4L2_PIX_FMT_NV61,
+		  45, 27, 0 },
+		{ true, V4L2_PIX_FMT_YUV444M, 45, 27, V4L2_PIX_FMT_NV21M,
+		  45, 27, 0 },
+		{ false, V4L2_PIX_FMT_RGB565, 45, 27, V4L2_PIX_FMT_VYUY,
+		  45, 27, 0 },
+	};
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
+		for (unsigned int flip = 0; flip < (cases[i].iw > 3 ? 2 : 1);
+		     flip++) {
+			struct job_case c = odd_case(cases[i].mplane,
+						     cases[i].in, cases[i].iw,
+						     cases[i].ih, cases[i].out,
+						     cases[i].ow, cases[i].oh,
+						     ++n);
+
+			c.ctrl.rotate = cases[i].rotate;
+			c.ctrl.hflip = flip;
+			run_case(&c);
+		}
+	}
+	report("odd_sizes");
+}
+
+/* Each scaler up and down between odd sizes; odd rectangles. */
+Test(identity, odd_sizes_scaled_cropped_and_composed)
+{
+	static const struct {
+		uint32_t iw, ih, ow, oh;
+	} sizes[] = {
+		{ 45, 27, 31, 17 }, { 45, 27, 91, 55 }, { 31, 17, 46, 27 },
+	};
+	static const unsigned int pairs[] = { 0, 1, 6 };
+	static const struct v4l2_rect crops[] = {
+		{ 3, 5, 31, 19 }, { 1, 0, 44, 27 }, { 44, 26, 1, 1 },
+	};
+	static const struct v4l2_rect composes[] = {
+		{ 7, 3, 21, 11 }, { 0, 1, 45, 26 }, { 0, 0, 0, 0 },
+	};
+	unsigned int n = 0;
+
+	for (unsigned int pi = 0; pi < ARRAY_SIZE(pairs); pi++) {
+		for (unsigned int z = 0; z < ARRAY_SIZE(sizes); z++) {
+			for (int32_t scaler = VHQV_SCALER_NEAREST;
+			     scaler <= VHQV_SCALER_AREA; scaler++) {
+				struct job_case c =
+					pair_case(pairs[pi], sizes[z].iw,
+						  sizes[z].ih, sizes[z].ow,
+						  sizes[z].oh, ++n);
+
+				c.ctrl.scaler = scaler;
+				run_case(&c);
+			}
+		}
+	}
+	for (unsigned int k = 0; k < ARRAY_SIZE(crops); k++) {
+		for (unsigned int m = 0; m < ARRAY_SIZE(composes); m++) {
+			struct job_case c = odd_case(false, V4L2_PIX_FMT_YUYV,
+						     45, 27,
+						     V4L2_PIX_FMT_YUV420, 45,
+						     27, ++n);
+
+			c.crop = crops[k];
+			c.compose = composes[m];
+			c.ctrl.background = 0x3366cc;
+			run_case(&c);
+		}
+	}
+	report("odd_scaling_crop_compose");
+}
+
+/*
+ * Interlaced sources of an odd width (their heights stay whole fields),
+ * and odd sizes with padded pitches: one buffer's luma pitch rounds up to
+ * even, each plane of several buffers takes its own.
+ */
+Test(identity, odd_widths_of_fields_and_padded_odd_sizes)
+{
+	static const uint32_t fields[] = {
+		V4L2_FIELD_INTERLACED_TB, V4L2_FIELD_SEQ_BT,
+		V4L2_FIELD_ALTERNATE,
+	};
+	static const uint32_t formats[] = {
+		V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_YUV420,
+	};
+	static const uint32_t alternate[MAX_FRAMES] = {
+		V4L2_FIELD_TOP, V4L2_FIELD_BOTTOM, V4L2_FIELD_TOP,
+		V4L2_FIELD_BOTTOM,
+	};
+	unsigned int n = 0;
+
+	for (unsigned int f = 0; f < ARRAY_SIZE(formats); f++) {
+		for (unsigned int i = 0; i < ARRAY_SIZE(fields); i++) {
+			for (int32_t mode = VHQV_DEINTERLACE_BOB;
+			     mode <= VHQV_DEINTERLACE_BLEND; mode++) {
+				struct job_case c =
+					odd_case(false, formats[f], 45, H,
+						 formats[f], 45, H, ++n);
+
+				c.out.field = fields[i];
+				if (fields[i] == V4L2_FIELD_ALTERNATE)
+					c.out.height = H / 2;
+				memcpy(c.buf_field, alternate,
+				       sizeof(c.buf_field));
+				c.ctrl.deinterlace = mode;
+				c.frames = 4;
+				c.random_frames = 0;
+				run_case(&c);
+			}
+		}
+	}
+	for (unsigned int pad = 0; pad < 3; pad++) {
+		struct job_case c = odd_case(false, V4L2_PIX_FMT_YUV420, 451,
+					     27, V4L2_PIX_FMT_YUYV, 451, 27,
+					     ++n);
+
+		c.out.pad[0] = 2 * pad + 1;
+		c.cap.pad[0] = 4 * pad + 3;
+		run_case(&c);
+		c = odd_case(true, V4L2_PIX_FMT_YUV420M, 45, 27,
+			     V4L2_PIX_FMT_NV12M, 45, 27, ++n);
+		c.out.pad[0] = pad + 1;
+		c.out.pad[1] = 2 * pad + 3;
+		c.out.pad[2] = pad;
+		c.cap.pad[0] = 3;
+		c.cap.pad[1] = pad + 1;
+		run_case(&c);
+	}
+	report("odd_fields_padding");
+}
+
+/*
  * Controls changed between the frames of one stream apply from the next
  * frame; motion-adaptive deinterlacing compares with the previous OUTPUT
  * frame even when that frame was deinterlaced in another mode.

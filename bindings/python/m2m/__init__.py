@@ -29,7 +29,8 @@ menus; events as an iterator, an async iterator or an fd::
 Frames: a format with one colour plane is one numpy array - YUYV
 ``(h, w, 2)``, RGB24 ``(h, w, 3)``, XRGB32 ``(h, w, 4)``, GREY ``(h, w)``,
 RGB565 ``(h, w)`` uint16; with several planes, a :class:`Frame` of arrays
-- NV12: Y ``(h, w)`` and CbCr ``(h/2, w/2, 2)``. Arrays that view device
+- NV12: Y ``(h, w)`` and CbCr ``((h + 1) // 2, (w + 1) // 2, 2)``, chroma
+rounded up at odd sizes. Arrays that view device
 buffers keep that memory alive, also after the device is closed.
 
 Remote controls (rc-core IR devices such as vhqv's loopback ``vhqv-ir``)

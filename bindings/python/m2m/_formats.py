@@ -5,17 +5,22 @@ libm2m's format table (the engine's) says how a frame lies in memory;
 :func:`plane_layouts` gives it per colour plane, and every numpy view of a
 frame in this package is built from it by :func:`plane_views`:
 
-===========  ==============================  =======
-format       arrays (one per colour plane)   dtype
-===========  ==============================  =======
-GREY         (h, w)                          uint8
-YUYV, UYVY   (h, w, 2)                       uint8
-RGB24, BGR24 (h, w, 3)                       uint8
-XRGB32, ...  (h, w, 4)                       uint8
-RGB565       (h, w)                          uint16
-NV12, NV12M  Y (h, w), CbCr (h/2, w/2, 2)    uint8
-YUV420       Y (h, w), Cb, Cr (h/2, w/2)     uint8
-===========  ==============================  =======
+===========  ==============================================  =======
+format       arrays (one per colour plane)                   dtype
+===========  ==============================================  =======
+GREY         (h, w)                                          uint8
+YUYV, UYVY   (h, w + w % 2, 2)                               uint8
+RGB24, BGR24 (h, w, 3)                                       uint8
+XRGB32, ...  (h, w, 4)                                       uint8
+RGB565       (h, w)                                          uint16
+NV12, NV12M  Y (h, w), CbCr ((h + 1) // 2, (w + 1) // 2, 2)  uint8
+YUV420       Y (h, w), Cb, Cr ((h + 1) // 2, (w + 1) // 2)   uint8
+===========  ==============================================  =======
+
+Any size from 1x1 is a valid one, odd ones too: chroma planes round up,
+as libyuv and FFmpeg do, and a YUYV line holds whole macropixels, so at an
+odd width its array has a pixel more than the frame (the last macropixel's
+second luma, a copy of the last one).
 
 A padded line pitch (``bytesperline``) gives strided views, not copies.
 """
@@ -106,7 +111,7 @@ def frame_format(name, width, height, *, field=None, bytesperline=None):
     (progressive, default colorimetry), optionally with padded lines.
 
     :param name: a pixel format name, e.g. ``"NV12"``
-    :param width, height: the size in pixels (even)
+    :param width, height: the size in pixels, 1 to 8192 (odd sizes too)
     :param field: a field order name (:data:`FIELDS`), default "none"
     :param bytesperline: line pitch per memory plane, at least the minimum
 

@@ -132,9 +132,23 @@ def test_out_of_range_values_raise_naming_the_range(dev, grey):
         dev.convert(grey, deinterlace="sideways")
 
 
-def test_odd_sizes_raise_with_the_library_message(dev):
-    with pytest.raises(m2m.InvalidArgument, match="65x48"):
-        dev.convert(np.zeros((48, 65), np.uint8))
+def test_odd_sizes_keep_their_size_with_chroma_rounded_up(dev):
+    # A photo's size: its 4:2:0 chroma is 226x214, and it comes back.
+    y, x = np.mgrid[0:427, 0:451]
+    rgb = np.stack([x * 255 // 450, y * 255 // 426, 255 - x * 255 // 450],
+                   axis=-1).astype(np.uint8)
+    nv12 = dev.convert(rgb, to="NV12")
+    assert nv12["Y"].shape == (427, 451) and nv12["CbCr"].shape == (214, 226, 2)
+    back = dev.convert(nv12, to="RGB24")
+    assert back.shape == rgb.shape
+    assert np.abs(back.astype(int) - rgb).max() <= 12
+    one = np.full((1, 1), 77, np.uint8)
+    np.testing.assert_array_equal(dev.convert(one), one)
+
+
+def test_sizes_out_of_range_raise_with_the_library_message(dev):
+    with pytest.raises(m2m.InvalidArgument, match="8193x48"):
+        dev.convert(np.zeros((48, 8193), np.uint8))
 
 
 def test_closed_device_raises_instead_of_crashing(yuyv):

@@ -55,9 +55,21 @@ def test_a_pitch_below_the_minimum_is_refused_with_it():
         m2m.frame_format("YUYV", 64, 48, bytesperline=[100])
 
 
-def test_odd_size_raises_invalid_argument_with_the_library_message():
-    with pytest.raises(m2m.InvalidArgument, match="641x480"):
-        m2m.frame_format("YUYV", 641, 480)
+def test_a_size_out_of_range_raises_invalid_argument_with_the_library_message():
+    with pytest.raises(m2m.InvalidArgument, match="8193x480"):
+        m2m.frame_format("YUYV", 8193, 480)
+
+
+def test_odd_sizes_round_chroma_up_in_plane_shapes():
+    u8 = np.dtype(np.uint8)
+    assert m2m.plane_shapes(m2m.frame_format("NV12", 451, 427)) == [
+        ((427, 451), u8), ((214, 226, 2), u8)]
+    assert m2m.plane_shapes(m2m.frame_format("YUV420M", 451, 427)) == [
+        ((427, 451), u8), ((214, 226), u8), ((214, 226), u8)]
+    # Whole macropixels: the last one's second luma lies past the picture.
+    assert m2m.plane_shapes(m2m.frame_format("YUYV", 451, 427)) == [((427, 452, 2), u8)]
+    assert m2m.frame_format("YUV420", 451, 427).bytesperline[0] == 452
+    assert m2m.plane_shapes(m2m.frame_format("GREY", 1, 1)) == [((1, 1), u8)]
 
 
 def test_missing_device_raises_device_not_found_with_the_path():
