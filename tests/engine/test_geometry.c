@@ -87,27 +87,27 @@ static void check_geometry(struct verdict *v, const struct geometry *g,
 
 /* Orientation */
 
-/* Every turn with every flip, each on four pairs of formats, without
- * scaling: the destination is the crop turned. */
-Test(orientation, every_turn_and_flip_matches_reference)
+/* A pair of formats and the crop each turn and flip is checked on. */
+struct orientation_case {
+	const char *src, *dst;
+	struct hqv_rect crop;
+};
+
+/*
+ * Every turn with every flip of each case, from a width x height source,
+ * without scaling: the destination is the crop turned.
+ */
+static void check_every_turn_and_flip(const struct orientation_case *cases,
+				      unsigned int n, uint32_t width,
+				      uint32_t height)
 {
-	static const struct {
-		const char *src, *dst;
-		struct hqv_rect crop;
-	} cases[] = {
-		{ "NV12", "XRGB32", { 0, 0, 64, 48 } },
-		{ "YUYV", "UYVY", { 0, 0, 64, 48 } },
-		{ "YUV420", "NV16", { 6, 4, 40, 30 } },
-		{ "RGB565", "YUV420M", { 2, 10, 36, 22 } },
-	};
 	struct verdict v = VERDICT_INIT;
 
 	for (unsigned int i = 0; i < 16; i++) {
-		for (unsigned int c = 0; c < sizeof(cases) / sizeof(cases[0]);
-		     c++) {
+		for (unsigned int c = 0; c < n; c++) {
 			struct geometry g = {
 				.src = cases[c].src, .dst = cases[c].dst,
-				.src_width = 64, .src_height = 48,
+				.src_width = width, .src_height = height,
 				.crop = cases[c].crop,
 				.rotation = 90 * (i / 4),
 				.hflip = i & 1, .vflip = i & 2,
@@ -122,6 +122,19 @@ Test(orientation, every_turn_and_flip_matches_reference)
 	expect_no_failure(&v);
 }
 
+/* Four pairs of formats. */
+Test(orientation, every_turn_and_flip_matches_reference)
+{
+	static const struct orientation_case cases[] = {
+		{ "NV12", "XRGB32", { 0, 0, 64, 48 } },
+		{ "YUYV", "UYVY", { 0, 0, 64, 48 } },
+		{ "YUV420", "NV16", { 6, 4, 40, 30 } },
+		{ "RGB565", "YUV420M", { 2, 10, 36, 22 } },
+	};
+
+	check_every_turn_and_flip(cases, ARRAY_SIZE(cases), 64, 48);
+}
+
 /*
  * The same at odd sizes: odd sources, odd crops at odd positions, so that
  * every turn and flip moves a lone last chroma column or row to the other
@@ -129,10 +142,7 @@ Test(orientation, every_turn_and_flip_matches_reference)
  */
 Test(orientation, every_turn_and_flip_of_odd_sizes_matches_reference)
 {
-	static const struct {
-		const char *src, *dst;
-		struct hqv_rect crop;
-	} cases[] = {
+	static const struct orientation_case cases[] = {
 		{ "NV12", "XRGB32", { 0, 0, 45, 27 } },
 		{ "YUYV", "UYVY", { 0, 0, 45, 27 } },
 		{ "NV12", "YUV420", { 0, 0, 45, 27 } },
@@ -141,25 +151,8 @@ Test(orientation, every_turn_and_flip_of_odd_sizes_matches_reference)
 		{ "GREY", "GREY", { 0, 0, 45, 27 } },
 		{ "XBGR32", "NV21", { 0, 0, 45, 27 } },
 	};
-	struct verdict v = VERDICT_INIT;
 
-	for (unsigned int i = 0; i < 16; i++) {
-		for (unsigned int c = 0; c < ARRAY_SIZE(cases); c++) {
-			struct geometry g = {
-				.src = cases[c].src, .dst = cases[c].dst,
-				.src_width = 45, .src_height = 27,
-				.crop = cases[c].crop,
-				.rotation = 90 * (i / 4),
-				.hflip = i & 1, .vflip = i & 2,
-			};
-			bool turned = g.rotation % 180;
-
-			g.dst_width = turned ? g.crop.height : g.crop.width;
-			g.dst_height = turned ? g.crop.width : g.crop.height;
-			check_geometry(&v, &g, TOLERANCE);
-		}
-	}
-	expect_no_failure(&v);
+	check_every_turn_and_flip(cases, ARRAY_SIZE(cases), 45, 27);
 }
 
 /* Runs src through the job, into a new image of the destination format,
