@@ -81,8 +81,15 @@ static void m2m_raise(int err)
 	}
 	$result = PyLong_FromLong($1);
 }
-/* Struct members of type int are values, not errno returns. */
-%typemap(out) int multiplanar, int queued, int can_send {
+/*
+ * Struct members of type int are values, not errno returns. SWIG matches a
+ * member by its type and name, and int32_t reduces to int, so the errno
+ * typemap above would take int32_t members too (m2m_rect's left and top
+ * read as None, and a negative one raised): int32_t, which no function
+ * returns, always reads as a number, and plain int members are named here.
+ * tests/python/native checks that every member of every struct reads back.
+ */
+%typemap(out) int32_t, int multiplanar, int queued, int can_send {
 	$result = PyLong_FromLong($1);
 }
 %apply int COUNT {
