@@ -22,6 +22,7 @@
 
 %{
 #include <linux/lirc.h>
+#include <linux/videodev2.h>
 
 #include "m2m/m2m.h"
 #include "m2m/ir.h"
@@ -423,6 +424,22 @@ M2M_OUT_STRUCT(struct m2m_ir_scancode, sc)
 %constant unsigned int LIRC_VALUE_MASK = LIRC_VALUE_MASK;
 %constant unsigned int LIRC_SCANCODE_FLAG_TOGGLE = LIRC_SCANCODE_FLAG_TOGGLE;
 %constant unsigned int LIRC_SCANCODE_FLAG_REPEAT = LIRC_SCANCODE_FLAG_REPEAT;
+
+/*
+ * V4L2's colour values a struct m2m_format carries (<linux/videodev2.h>),
+ * those the engine converts between: m2m._colour names them.
+ */
+%constant unsigned int V4L2_COLORSPACE_SMPTE170M = V4L2_COLORSPACE_SMPTE170M;
+%constant unsigned int V4L2_COLORSPACE_REC709 = V4L2_COLORSPACE_REC709;
+%constant unsigned int V4L2_COLORSPACE_SRGB = V4L2_COLORSPACE_SRGB;
+%constant unsigned int V4L2_COLORSPACE_BT2020 = V4L2_COLORSPACE_BT2020;
+%constant unsigned int V4L2_YCBCR_ENC_601 = V4L2_YCBCR_ENC_601;
+%constant unsigned int V4L2_YCBCR_ENC_709 = V4L2_YCBCR_ENC_709;
+%constant unsigned int V4L2_YCBCR_ENC_BT2020 = V4L2_YCBCR_ENC_BT2020;
+%constant unsigned int V4L2_QUANTIZATION_FULL_RANGE = V4L2_QUANTIZATION_FULL_RANGE;
+%constant unsigned int V4L2_QUANTIZATION_LIM_RANGE = V4L2_QUANTIZATION_LIM_RANGE;
+%constant unsigned int V4L2_FMT_FLAG_CSC_YCBCR_ENC = V4L2_FMT_FLAG_CSC_YCBCR_ENC;
+%constant unsigned int V4L2_FMT_FLAG_CSC_QUANTIZATION = V4L2_FMT_FLAG_CSC_QUANTIZATION;
 
 /* The log callback is set with m2m_py_set_log_callback(). */
 %ignore m2m_set_log_callback;
