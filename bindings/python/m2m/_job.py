@@ -78,13 +78,16 @@ def job(src, width, height, *, to=None, size=None, crop=None, compose=None, fit=
 
 
 def _integers(value, count):
-    """The ``count`` integers of a sequence, or None if it is not one."""
+    """The ``count`` integers of a sequence, or None if it is not one.
+    They must fit the C structures' 32 bits: larger ones would reach
+    the user as SWIG's OverflowError."""
     try:
         items = tuple(value)
     except TypeError:
         return None
     if len(items) != count or not all(isinstance(v, numbers.Integral) and
-                                      not isinstance(v, bool) for v in items):
+                                      not isinstance(v, bool) and
+                                      -2 ** 31 <= v < 2 ** 31 for v in items):
         return None
     return tuple(int(v) for v in items)
 

@@ -316,8 +316,9 @@ class Device:
                 flag = capi.V4L2_FMT_FLAG_CSC_YCBCR_ENC if argument == "to_matrix" else \
                     capi.V4L2_FMT_FLAG_CSC_QUANTIZATION
                 if not self._capture_flags(took.fourcc) & flag:
-                    why = f" (it does not convert {name} results to a chosen " \
-                        f"{'matrix' if argument == 'to_matrix' else 'range'})"
+                    why = f" ({self.driver} lets no {name} result choose its {argument[3:]}: " \
+                        "ENUM_FMT does not flag it V4L2_FMT_FLAG_CSC_" \
+                        f"{'YCBCR_ENC' if argument == 'to_matrix' else 'QUANTIZATION'})"
             raise NotSupported(95, f"{self.driver} ({self.path}) does not take "
                                f"{argument}={asked!r} for {name} {what}: it gives {given!r}{why}")
 
