@@ -13,7 +13,8 @@
  *   arrays, bytearray) without copying; IR timings from a numpy uint32
  *   array (not copied) or any sequence of integers;
  * - what SWIG cannot express is a small helper in the %inline block below
- *   (a plane's address as an integer, queueing by index, the log callback).
+ *   (a plane's address as an integer, queueing by index, the log callback);
+ * - the V4L2 colour values a format carries come along as constants.
  *
  * Built with -threads: every call releases the GIL, so a blocking dequeue
  * or wait lets other Python threads run.
