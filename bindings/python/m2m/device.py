@@ -319,8 +319,10 @@ class Device:
                     why = f" ({self.driver} lets no {name} result choose its {argument[3:]}: " \
                         "ENUM_FMT does not flag it V4L2_FMT_FLAG_CSC_" \
                         f"{'YCBCR_ENC' if argument == 'to_matrix' else 'QUANTIZATION'})"
+            took_as = "it gives" if what == "results" else "it reads them as"
             raise NotSupported(95, f"{self.driver} ({self.path}) does not take "
-                               f"{argument}={asked!r} for {name} {what}: it gives {given!r}{why}")
+                               f"{argument}={asked!r} for {name} {what}: {took_as} "
+                               f"{given!r}{why}")
 
     def _capture_flags(self, fourcc):
         """The V4L2_FMT_FLAG_* bits the device gives a CAPTURE format."""
