@@ -102,6 +102,15 @@ def dimensions(value, argument):
     return pair
 
 
+def count(value, argument):
+    """A positive integer that fits 32 bits, or InvalidArgument naming
+    the argument."""
+    if not (isinstance(value, numbers.Integral) and not isinstance(value, bool) and
+            0 < value < 2 ** 31):
+        raise InvalidArgument(22, f"{argument} takes a positive integer, not {value!r}")
+    return int(value)
+
+
 def rect(value, argument):
     """(left, top, width, height) of integers, sizes positive."""
     box = _integers(value, 4)

@@ -59,7 +59,7 @@ class Session:
         try:
             capi.m2m_alloc_buffers(h.ptr, OUTPUT, capi.M2M_MEMORY_MMAP, buffers)
             capi.m2m_alloc_buffers(h.ptr, CAPTURE, capi.M2M_MEMORY_MMAP,
-                                   capture_buffers or buffers)
+                                   capture_buffers)
             device._memory[OUTPUT] = self._inputs = QueueMemory(h, OUTPUT, _current(h, OUTPUT))
             device._memory[CAPTURE] = self._outputs = QueueMemory(h, CAPTURE,
                                                                   _current(h, CAPTURE))

@@ -14,7 +14,7 @@ from ._events import Events
 from ._formats import (check_plane, describe, format_name, frame_format, guess_format,
                        plane_layouts, plane_names, plane_views)
 from ._frame import Frame
-from ._job import dimensions, job
+from ._job import count, dimensions, job
 from ._memory import Handle
 
 OUTPUT = capi.M2M_QUEUE_OUTPUT
@@ -511,7 +511,8 @@ class Device:
                    background=background, rotate=rotate, hflip=hflip, vflip=vflip,
                    deinterlace=deinterlace, field=field, scaler=scaler, matrix=matrix,
                    range=range, to_matrix=to_matrix, to_range=to_range)
-        return Session(self, this, buffers=buffers, capture_buffers=capture_buffers)
+        return Session(self, this, buffers=count(buffers, "buffers"),
+                       capture_buffers=count(capture_buffers or buffers, "capture_buffers"))
 
 
 def _queue(queue):

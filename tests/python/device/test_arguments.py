@@ -250,6 +250,10 @@ def test_bad_session_arguments_are_named_too(dev):
         dev.session("RGB24", (64,))
     with pytest.raises(m2m.InvalidArgument, match="to_matrix takes"):
         dev.session("RGB24", (64, 48), to="NV12", to_matrix="709")
+    with pytest.raises(m2m.InvalidArgument, match="buffers takes a positive integer, not '4'"):
+        dev.session("RGB24", (64, 48), buffers="4")
+    with pytest.raises(m2m.InvalidArgument, match="capture_buffers takes a positive integer"):
+        dev.session("RGB24", (64, 48), capture_buffers=-1)
     with pytest.raises(m2m.InvalidArgument, match="matrix takes"):
         m2m.Frame([np.zeros((4, 4), np.uint8)], "GREY", 4, 4, ("GREY",), matrix="srgb")
 
