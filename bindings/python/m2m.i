@@ -13,7 +13,8 @@
  *   arrays, bytearray) without copying; IR timings from a numpy uint32
  *   array (not copied) or any sequence of integers;
  * - what SWIG cannot express is a small helper in the %inline block below
- *   (a plane's address as an integer, queueing by index, the log callback).
+ *   (a plane's address as an integer, queueing by index, the log callback);
+ * - the V4L2 colour values a format carries come along as constants.
  *
  * Built with -threads: every call releases the GIL, so a blocking dequeue
  * or wait lets other Python threads run.
@@ -22,6 +23,7 @@
 
 %{
 #include <linux/lirc.h>
+#include <linux/videodev2.h>
 
 #include "m2m/m2m.h"
 #include "m2m/ir.h"
@@ -81,8 +83,15 @@ static void m2m_raise(int err)
 	}
 	$result = PyLong_FromLong($1);
 }
-/* Struct members of type int are values, not errno returns. */
-%typemap(out) int multiplanar, int queued, int can_send {
+/*
+ * Struct members of type int are values, not errno returns. SWIG matches a
+ * member by its type and name, and int32_t reduces to int, so the errno
+ * typemap above would take int32_t members too (m2m_rect's left and top
+ * read as None, and a negative one raised): int32_t, which no function
+ * returns, always reads as a number, and plain int members are named here.
+ * tests/python/native checks that every member of every struct reads back.
+ */
+%typemap(out) int32_t, int multiplanar, int queued, int can_send {
 	$result = PyLong_FromLong($1);
 }
 %apply int COUNT {
@@ -416,6 +425,22 @@ M2M_OUT_STRUCT(struct m2m_ir_scancode, sc)
 %constant unsigned int LIRC_VALUE_MASK = LIRC_VALUE_MASK;
 %constant unsigned int LIRC_SCANCODE_FLAG_TOGGLE = LIRC_SCANCODE_FLAG_TOGGLE;
 %constant unsigned int LIRC_SCANCODE_FLAG_REPEAT = LIRC_SCANCODE_FLAG_REPEAT;
+
+/*
+ * V4L2's colour values a struct m2m_format carries (<linux/videodev2.h>),
+ * those the engine converts between: m2m._colour names them.
+ */
+%constant unsigned int V4L2_COLORSPACE_SMPTE170M = V4L2_COLORSPACE_SMPTE170M;
+%constant unsigned int V4L2_COLORSPACE_REC709 = V4L2_COLORSPACE_REC709;
+%constant unsigned int V4L2_COLORSPACE_SRGB = V4L2_COLORSPACE_SRGB;
+%constant unsigned int V4L2_COLORSPACE_BT2020 = V4L2_COLORSPACE_BT2020;
+%constant unsigned int V4L2_YCBCR_ENC_601 = V4L2_YCBCR_ENC_601;
+%constant unsigned int V4L2_YCBCR_ENC_709 = V4L2_YCBCR_ENC_709;
+%constant unsigned int V4L2_YCBCR_ENC_BT2020 = V4L2_YCBCR_ENC_BT2020;
+%constant unsigned int V4L2_QUANTIZATION_FULL_RANGE = V4L2_QUANTIZATION_FULL_RANGE;
+%constant unsigned int V4L2_QUANTIZATION_LIM_RANGE = V4L2_QUANTIZATION_LIM_RANGE;
+%constant unsigned int V4L2_FMT_FLAG_CSC_YCBCR_ENC = V4L2_FMT_FLAG_CSC_YCBCR_ENC;
+%constant unsigned int V4L2_FMT_FLAG_CSC_QUANTIZATION = V4L2_FMT_FLAG_CSC_QUANTIZATION;
 
 /* The log callback is set with m2m_py_set_log_callback(). */
 %ignore m2m_set_log_callback;

@@ -12,6 +12,15 @@ through it: pixel formats, scaling, crop, rotation, flips, deinterlacing::
         yuyv = dev.convert(rgb, to="YUYV", hflip=True)  # (480, 640, 2) array
         y, cbcr = dev.convert(rgb, to="NV12", size=(1280, 720), rotate=90)
 
+Colour goes by name; an untagged frame is what libm2m, like OpenCV, takes
+it to be (Y'CbCr BT.601 limited range, R'G'B' and GREY full range), and
+results are tagged with what the device made. A picture of another shape
+can be fitted into a size::
+
+    hd = dev.convert(rgb, to="NV12", to_matrix="bt709")   # hd.matrix == "bt709"
+    again = dev.convert(hd, to="RGB24")                    # read as BT.709
+    boxed = dev.convert(rgb, size=(640, 640), fit="letterbox", background=(0, 0, 0))
+
 Stream many frames through mapped buffers, without copies on the way out::
 
     with dev.session("RGB24", (640, 480), to="NV12") as s:

@@ -2,12 +2,8 @@
 """Frames: a picture as one numpy array per colour plane."""
 import numpy as np
 
+from ._colour import check_matrix, check_range, matrix_of, range_of
 from ._errors import UnsupportedFormat
-
-
-def colorimetry(fmt):
-    """A format's (colorspace, ycbcr_enc, quantization, xfer_func)."""
-    return (fmt.colorspace, fmt.ycbcr_enc, fmt.quantization, fmt.xfer_func)
 
 
 class Frame:
@@ -18,6 +14,11 @@ class Frame:
     gives them too, so ``y, cbcr = frame`` works, and ``frame["Y"]`` picks
     one by name. A one-plane frame is also usable as that array:
     :attr:`array`, ``numpy.asarray(frame)``.
+
+    :attr:`matrix` ("bt601", "bt709", "bt2020") and :attr:`range`
+    ("limited", "full") say how its samples code colour, as the device
+    that made it reported; :meth:`Device.convert` takes them from a Frame
+    it converts, so a round trip keeps the colours. None is untagged.
 
     Frames from a :class:`~m2m.Session` are views of the device's mapped
     buffers, not copies (see :attr:`buffer`): valid until the session
@@ -34,14 +35,16 @@ class Frame:
     """
 
     __slots__ = ("planes", "format", "width", "height", "names", "_buffer",
-                 "index", "colorimetry", "__weakref__")
+                 "index", "matrix", "range", "__weakref__")
 
     def __init__(self, planes, format, width, height, names, buffer=None, index=None,  # noqa: A002
-                 colorimetry=None):
-        #: (colorspace, ycbcr_enc, quantization, xfer_func), V4L2's values,
-        #: as the device produced the frame; convert() passes them on when
-        #: the frame is its source, so a round trip keeps its colours.
-        self.colorimetry = colorimetry
+                 matrix=None, range=None):  # noqa: A002
+        #: The Y'CbCr matrix: "bt601", "bt709", "bt2020", or None
+        #: (untagged). Of an R'G'B' frame, a label: the matrix of the
+        #: Y'CbCr it was made from, which Y'CbCr made from it takes.
+        self.matrix = check_matrix(matrix)
+        #: "limited" (Y' 16..235) or "full" (0..255), or None (untagged).
+        self.range = check_range(range)
         self.planes = tuple(planes)
         self.format = format
         self.width = width
@@ -130,8 +133,15 @@ class Frame:
             kept = [out.copy() for out in session.process(frames)]
         """
         return Frame([np.array(p) for p in self.planes], self.format, self.width,
-                     self.height, self.names, colorimetry=self.colorimetry)
+                     self.height, self.names, matrix=self.matrix, range=self.range)
+
+    @classmethod
+    def _of(cls, planes, name, fmt, names, buffer=None, index=None):
+        """A frame of a format a device gave, tagged with its colour."""
+        return cls(planes, name, fmt.width, fmt.height, names, buffer=buffer, index=index,
+                   matrix=matrix_of(fmt), range=range_of(fmt))
 
     def __repr__(self):
         shapes = ", ".join(f"{n} {p.shape}" for n, p in zip(self.names, self.planes))
-        return f"<m2m.Frame {self.format} {self.width}x{self.height}: {shapes}>"
+        tags = "".join(f" {t}" for t in (self.matrix, self.range) if t)
+        return f"<m2m.Frame {self.format} {self.width}x{self.height}{tags}: {shapes}>"

@@ -19,7 +19,7 @@ import sys
 
 from . import capi
 from ._formats import plane_layouts, plane_names, plane_views
-from ._frame import Frame, colorimetry
+from ._frame import Frame
 
 
 class Handle:
@@ -62,8 +62,8 @@ class QueueMemory:
                 array = (ctypes.c_uint8 * buf.length[plane]).from_address(address)
                 array._m2m_owner = handle
                 memory.append(array)
-            frame = Frame(plane_views(fmt, memory, layouts), name, fmt.width, fmt.height,
-                          names, buffer=buf, index=index, colorimetry=colorimetry(fmt))
+            frame = Frame._of(plane_views(fmt, memory, layouts), name, fmt, names,
+                              buffer=buf, index=index)
             buffers.append(buf)
             frames.append(frame)
             tracked += [frame, *frame.planes, *memory]

@@ -9,7 +9,7 @@ from ._errors import DeviceBusy, InvalidArgument, Timeout
 from ._formats import check_plane, format_name
 from ._frame import Frame
 from ._memory import QueueMemory
-from .device import CAPTURE, OUTPUT, _size
+from .device import CAPTURE, OUTPUT
 
 # The C functions themselves, not SWIG's Python wrappers around them: one
 # Python call less per buffer on the streaming path.
@@ -47,23 +47,19 @@ class Session:
             s.release(out)
     """
 
-    def __init__(self, device, src, src_size, to=None, size=None, *, buffers=4,
-                 capture_buffers=None, crop=None, rotate=0, hflip=False, vflip=False,
-                 deinterlace=None, field=None, scaler=None):
+    def __init__(self, device, job, *, buffers=4, capture_buffers=None):
         if device._session is not None:
             raise DeviceBusy(16, f"{device.path} has a session open already")
         h = device._h()
-        width, height = _size(src_size)
         device._release_buffers()
-        out_fmt, cap_fmt = device._configure(format_name(src), width, height, to, size, crop,
-                                             rotate, hflip, vflip, deinterlace, field, scaler)
+        device._configure(job)
         self._device = device
         self._h = h
         self._ptr = h.ptr
         try:
             capi.m2m_alloc_buffers(h.ptr, OUTPUT, capi.M2M_MEMORY_MMAP, buffers)
             capi.m2m_alloc_buffers(h.ptr, CAPTURE, capi.M2M_MEMORY_MMAP,
-                                   capture_buffers or buffers)
+                                   capture_buffers)
             device._memory[OUTPUT] = self._inputs = QueueMemory(h, OUTPUT, _current(h, OUTPUT))
             device._memory[CAPTURE] = self._outputs = QueueMemory(h, CAPTURE,
                                                                   _current(h, CAPTURE))

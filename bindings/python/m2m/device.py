@@ -6,13 +6,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import capi
+from ._colour import matrix_of, range_of, tag
 from ._controls import Controls
 from ._errors import (DeviceBusy, DeviceClosed, DeviceNotFound, InvalidArgument,
                       NotFound, NotSupported, UnsupportedFormat)
 from ._events import Events
-from ._formats import (check_plane, describe, field_code, format_name, frame_format,
-                       guess_format, plane_layouts, plane_names, plane_views)
-from ._frame import Frame, colorimetry
+from ._formats import (check_plane, describe, format_name, frame_format, guess_format,
+                       plane_layouts, plane_names, plane_views)
+from ._frame import Frame
+from ._job import count, dimensions, job
 from ._memory import Handle
 
 OUTPUT = capi.M2M_QUEUE_OUTPUT
@@ -78,10 +80,6 @@ def devices():
         ['vhqv', 'vhqv', 'inprocess']
     """
     return [DeviceInfo._from(i) for i in capi.m2m_list_devices()]
-
-
-# Controls that convert() and sessions set from their keyword arguments.
-_GEOMETRY_CONTROLS = ("rotate", "horizontal_flip", "vertical_flip")
 
 
 class Device:
@@ -243,64 +241,120 @@ class Device:
     def _before_control(self, control):
         """A control is about to change through dev.controls."""
         if self._session is None and self._convert_key is not None:
-            # convert() skips setting up when its arguments repeat; a
-            # control set meanwhile must not be overridden silently, and
-            # a new ROTATE would change the geometry under its buffers.
+            # convert() skips setting up when its arguments repeat. A
+            # control set meanwhile may be one a call sets (which the next
+            # call must set to its own argument again), or ROTATE, which
+            # changes the geometry under the buffers.
             self._release_buffers()
 
-    def _set_control(self, key, value, default):
-        if key in self.controls:
-            self.controls[key] = value
-        elif value != default:
-            raise NotSupported(95, f"{self.driver} ({self.path}) has no control {key!r}")
+    def _set_control(self, key, value, argument):
+        """Set a control a job's argument drives: the value given, or the
+        control's default for None. A value the control refuses raises
+        naming the argument; a device without the control refuses any
+        value but None."""
+        if key not in self.controls:
+            if value is not None:
+                raise NotSupported(95, f"{self.driver} ({self.path}) has no control {key!r} "
+                                   f"for {argument}={value!r}")
+            return
+        control = self.controls.info(key)
+        try:
+            self.controls[key] = control.default if value is None else value
+        except TypeError as e:
+            raise InvalidArgument(22, f"{argument}={value!r}: {e}") from None
+        except InvalidArgument as e:
+            raise type(e)(e.errno, f"{argument}={value!r}: {e.strerror}") from None
 
-    def _configure(self, src, width, height, to, size, crop, rotate, hflip, vflip,
-                   deinterlace, field, scaler, source_colorimetry=None):
-        """Set controls, both formats and the crop for one job; returns
-        the (OUTPUT, CAPTURE) formats the device took."""
+    def _configure(self, job):
+        """Set up the device for a job (m2m._job): the controls its
+        arguments drive, both formats, the rectangles. Returns the
+        (OUTPUT, CAPTURE) formats the device took."""
         h = self._h()
-        if deinterlace is not None and field is None:
-            field = "interlaced_tb"
-        self._set_control("rotate", rotate, 0)
-        self._set_control("horizontal_flip", bool(hflip), False)
-        self._set_control("vertical_flip", bool(vflip), False)
-        if deinterlace is not None:
-            self._set_control("deinterlacing_mode", deinterlace, None)
-        if scaler is not None:
-            self._set_control("scaling_filter", scaler, None)
+        # Per job: each control an argument drives is set, to the
+        # argument or to the control's default, so no call inherits
+        # another's. Controls set only through dev.controls (proc-amp,
+        # alpha) keep their values.
+        self._set_control("rotate", job.rotate or None, "rotate")
+        self._set_control("horizontal_flip", job.hflip or None, "hflip")
+        self._set_control("vertical_flip", job.vflip or None, "vflip")
+        self._set_control("scaling_filter", job.scaler, "scaler")
+        self._set_control("deinterlacing_mode", job.deinterlace, "deinterlace")
+        self._set_control("background_colour", job.background or None, "background")
 
-        wanted = frame_format(src, width, height, field=field or "none")
-        if source_colorimetry:
-            (wanted.colorspace, wanted.ycbcr_enc, wanted.quantization,
-             wanted.xfer_func) = source_colorimetry
+        wanted = frame_format(job.src, job.width, job.height, field=job.field)
+        tag(wanted, job.matrix, job.range)
         out = _copy_format(wanted)
         capi.m2m_set_format(h.ptr, out, OUTPUT)
         _check_taken(self, wanted, out, "OUTPUT")
+        self._check_colour(out, job.matrix, job.range, "matrix", "range", "sources")
 
-        if size is None:
-            size = (height, width) if rotate in (90, 270) else (width, height)
-        to = src if to is None else to
-        wanted = frame_format(to, *_size(size))
+        wanted = frame_format(job.to, *job.size)
+        tag(wanted, job.to_matrix, job.to_range)
         cap = _copy_format(wanted)
         capi.m2m_set_format(h.ptr, cap, CAPTURE)
         _check_taken(self, wanted, cap, "CAPTURE")
+        self._check_colour(cap, job.to_matrix, job.to_range, "to_matrix", "to_range",
+                           "results")
 
-        if crop is not None:
-            rect = capi.m2m_rect()
-            rect.left, rect.top, rect.width, rect.height = (int(v) for v in crop)
-            asked = (rect.left, rect.top, rect.width, rect.height)
-            capi.m2m_set_rect(h.ptr, rect, capi.M2M_RECT_CROP)
-            took = (rect.left, rect.top, rect.width, rect.height)
-            if took != asked:
-                raise InvalidArgument(22, f"{self.path} takes crop {took}, not {asked} "
-                                      "(even coordinates inside the frame, at least 2x2)")
+        by_fit = "" if job.fit == "stretch" else f" (for fit={job.fit!r})"
+        if job.crop is not None:
+            self._set_rect(job.crop, capi.M2M_RECT_CROP, "crop" + by_fit)
+        if job.compose is not None:
+            self._set_rect(job.compose, capi.M2M_RECT_COMPOSE, "compose" + by_fit)
         return out, cap
+
+    def _check_colour(self, took, matrix, range_, matrix_arg, range_arg, what):
+        """Raise NotSupported, naming the argument, when the device did not
+        take the matrix or range asked for."""
+        name = format_name(took.fourcc)
+        for argument, asked, given in ((matrix_arg, matrix, matrix_of(took)),
+                                       (range_arg, range_, range_of(took))):
+            if asked is None or asked == given:
+                continue
+            why = ""
+            if what == "results":
+                flag = capi.V4L2_FMT_FLAG_CSC_YCBCR_ENC if argument == "to_matrix" else \
+                    capi.V4L2_FMT_FLAG_CSC_QUANTIZATION
+                if not self._capture_flags(took.fourcc) & flag:
+                    why = f" ({self.driver} lets no {name} result choose its {argument[3:]}: " \
+                        "ENUM_FMT does not flag it V4L2_FMT_FLAG_CSC_" \
+                        f"{'YCBCR_ENC' if argument == 'to_matrix' else 'QUANTIZATION'})"
+            took_as = "it gives" if what == "results" else "it reads them as"
+            raise NotSupported(95, f"{self.driver} ({self.path}) does not take "
+                               f"{argument}={asked!r} for {name} {what}: {took_as} "
+                               f"{given!r}{why}")
+
+    def _capture_flags(self, fourcc):
+        """The V4L2_FMT_FLAG_* bits the device gives a CAPTURE format."""
+        h = self._h()
+        for index in range(len(self.info.capture_formats)):
+            desc = capi.m2m_enum_format(h.ptr, CAPTURE, index)
+            if desc.fourcc == fourcc:
+                return desc.flags
+        return 0
+
+    def _set_rect(self, asked, target, argument):
+        """Set a rectangle; raise InvalidArgument naming it when the device
+        moves it, rather than work on a rectangle not asked for."""
+        rect = capi.m2m_rect()
+        rect.left, rect.top, rect.width, rect.height = asked
+        try:
+            capi.m2m_set_rect(self._h().ptr, rect, target)
+        except NotSupported as e:
+            raise NotSupported(e.errno, f"{argument} {asked}: {e.strerror}") from None
+        took = (rect.left, rect.top, rect.width, rect.height)
+        if took != asked:
+            raise InvalidArgument(22, f"{self.driver} ({self.path}) takes {argument} {took}, "
+                                  f"not {asked} (vhqv keeps rectangles inside the frame, on "
+                                  "even coordinates, at least 2x2)")
 
     # ------------------------------------------------------------------
     # One frame
 
-    def convert(self, frame, fmt=None, to=None, *, size=None, crop=None, rotate=0,
-                hflip=False, vflip=False, deinterlace=None, field=None, scaler=None):
+    def convert(self, frame, fmt=None, to=None, *, size=None, crop=None, compose=None,
+                fit="stretch", background=0, rotate=0, hflip=False, vflip=False,
+                deinterlace=None, field=None, scaler=None, matrix=None,
+                range=None, to_matrix=None, to_range=None):  # noqa: A002
         """Convert one frame through the device and return the result.
 
         :param frame: the source: a numpy array for one-plane formats
@@ -314,8 +368,17 @@ class Device:
             RGBA32
         :param to: the pixel format wanted (default: ``fmt``)
         :param size: the result's ``(width, height)``: scales (default: the
-            source's size, turned by ``rotate``)
+            crop's size, or the source's, turned by ``rotate``)
         :param crop: ``(left, top, width, height)`` of the source to take
+        :param compose: ``(left, top, width, height)`` of the result to put
+            the picture in (default: all of it); the rest is ``background``
+        :param fit: how a picture of another shape fills ``size``:
+            "stretch" (default: to the whole of it), "letterbox" (all of
+            the picture at its aspect ratio, centred, ``background``
+            around it), "crop" (the centre of the source, within ``crop``,
+            at the aspect ratio of ``size``, fills it)
+        :param background: the colour outside the picture: ``(r, g, b)``
+            0..255 or ``0xRRGGBB`` (default: black); R'G'B', full range
         :param rotate: 0, 90, 180 or 270 degrees clockwise
         :param hflip: mirror left to right
         :param vflip: mirror top to bottom
@@ -323,26 +386,59 @@ class Device:
             implies ``field="interlaced_tb"`` unless given
         :param field: the source's field order: "none", "interlaced_tb",
             "interlaced_bt", "seq_tb", "seq_bt", "alternate"
-        :param scaler: "nearest", "bilinear" or "area" (vhqv's filter)
+        :param scaler: "nearest", "bilinear" or "area" (vhqv's filter;
+            default: the device's, bilinear on vhqv)
+        :param matrix: the source's Y'CbCr matrix: "bt601", "bt709",
+            "bt2020"; default: a Frame's own, else untagged
+        :param range: the source's range: "limited" or "full"; default: a
+            Frame's own, else untagged
+        :param to_matrix: the result's matrix (default: libm2m's rule)
+        :param to_range: the result's range (default: libm2m's rule)
         :returns: a new numpy array for one-plane formats; for formats with
             several planes a :class:`Frame` of new arrays (``y, cbcr =
-            dev.convert(rgb, to="NV12")``)
+            dev.convert(rgb, to="NV12")``), tagged with the matrix and
+            range the device gave
         :raises UnsupportedFormat: a frame of the wrong type, dtype, shape
             or memory layout, or a format the device does not take; the
             message names the problem
+        :raises InvalidArgument: an argument that is not one of the values
+            it takes, or a ``crop`` or ``compose`` the device would move
+            (the message names the argument and what the device takes)
         :raises OutOfRange: a rotation or menu value the device does not
             take, naming the range
+        :raises NotSupported: a device without what an argument asks for
+            (vim2m: rotation, ``to_matrix``, ``to_range``, ...)
 
-        ``rotate``, ``hflip`` and ``vflip`` are set on every call (default:
-        none); ``deinterlace`` and ``scaler`` when given; other controls
-        keep the values :attr:`controls` gave them. The device's buffers
-        are kept between calls with the same arguments.
+        **Colour.** An untagged source (a plain array, no ``matrix`` or
+        ``range``) is what libm2m takes it to be, as OpenCV, FFmpeg and
+        libyuv do: Y'CbCr is BT.601 limited range, R'G'B' and GREY full
+        range. An untagged result follows libm2m's rule: Y'CbCr from
+        Y'CbCr, or R'G'B' and GREY from R'G'B' and GREY, keep the
+        source's matrix and range; across the two, Y'CbCr is limited
+        range in the source's matrix (BT.601 from an untagged R'G'B'), and
+        R'G'B' and GREY full range (docs/libm2m.md, "Colour").
+
+        **Every argument is per call**: each call sets the whole geometry
+        and colour, and what it leaves out is the default, not what an
+        earlier call gave. Controls set only through :attr:`controls`
+        (brightness, contrast, saturation, hue, alpha) keep their values.
+        The device's buffers are kept between calls with the same
+        arguments.
+
+        Rectangles ``fit`` works out have even sizes (the nearest) and
+        positions (rounded down), since vhqv keeps rectangles on even
+        coordinates; a ``crop`` or ``compose`` the device would move
+        raises instead of being moved silently.
 
         Example::
 
             with m2m.open("auto") as dev:
                 nv12 = dev.convert(rgb, to="NV12", size=(1280, 720))
                 y, cbcr = nv12.planes
+                back = dev.convert(nv12, to="RGB24")        # nv12's colours
+                hd = dev.convert(rgb, to="NV12", to_matrix="bt709")
+                boxed = dev.convert(rgb, size=(640, 640), fit="letterbox",
+                                    background=(40, 40, 40))
                 turned = dev.convert(yuyv, "YUYV", to="RGB24", rotate=90)
                 frame = dev.convert(woven, "YUYV", deinterlace="blend")
         """
@@ -351,21 +447,23 @@ class Device:
             raise DeviceBusy(16, f"a streaming session is open on {self.path}: "
                              "close it before convert()")
         planes, src, ours = _source_planes(frame, fmt)
-        source_colorimetry = frame.colorimetry if ours else None
+        if ours:
+            matrix = frame.matrix if matrix is None else matrix
+            range = frame.range if range is None else range  # noqa: A001
         width, height = _plane_size(planes[0], src)
         wanted = frame_format(src, width, height)
         _check_planes(planes, wanted, src, ours)
 
-        key = (src, width, height, to, _key(size), _key(crop), rotate, bool(hflip),
-               bool(vflip), deinterlace, field, scaler, source_colorimetry)
-        if key != self._convert_key:
+        this = job(src, width, height, to=to, size=size, crop=crop, compose=compose, fit=fit,
+                   background=background, rotate=rotate, hflip=hflip, vflip=vflip,
+                   deinterlace=deinterlace, field=field, scaler=scaler, matrix=matrix,
+                   range=range, to_matrix=to_matrix, to_range=to_range)
+        if this != self._convert_key:
             self._release_buffers()
-            out, cap = self._configure(src, width, height, to, size, crop, rotate,
-                                       hflip, vflip, deinterlace, field, scaler,
-                                       source_colorimetry)
+            out, cap = self._configure(this)
             self._convert_formats = (out, cap, plane_layouts(cap),
                                      plane_names(capi.m2m_fourcc_to_name(cap.fourcc)))
-            self._convert_key = key
+            self._convert_key = this
         out, cap, layouts, names = self._convert_formats
 
         if len(planes) == 1 and planes[0].flags.c_contiguous and \
@@ -381,31 +479,40 @@ class Device:
         views = plane_views(cap, _split(result, cap), layouts)
         if len(views) == 1:
             return views[0]
-        return Frame(views, names[0] if len(names) == 1 else format_name(cap.fourcc),
-                     cap.width, cap.height, names, colorimetry=colorimetry(cap))
+        return Frame._of(views, names[0] if len(names) == 1 else format_name(cap.fourcc),
+                         cap, names)
 
     # ------------------------------------------------------------------
     # Streaming
 
     def session(self, src, src_size, to=None, size=None, *, buffers=4, capture_buffers=None,
-                crop=None, rotate=0, hflip=False, vflip=False, deinterlace=None, field=None,
-                scaler=None):
+                crop=None, compose=None, fit="stretch", background=0, rotate=0, hflip=False,
+                vflip=False, deinterlace=None, field=None, scaler=None, matrix=None,
+                range=None, to_matrix=None, to_range=None):  # noqa: A002
         """Start streaming: a :class:`Session` with ``buffers`` mapped
         buffers on each queue, both queues started. Frames it gives are
-        views of those buffers. Arguments as for :meth:`convert`, with the
-        source described by its format name and ``(width, height)``.
+        views of those buffers, tagged with the matrix and range of their
+        queue's format. Arguments as for :meth:`convert`, with the source
+        described by its format name and ``(width, height)``; they hold
+        for the whole session.
 
         Example::
 
             with dev.session("RGB24", (640, 480), to="YUYV", hflip=True) as s:
                 for out in s.process(frames):     # numpy arrays in
                     print(out.sequence, out.array.shape)
+            with dev.session("NV12", (1920, 1080), to="RGB24", size=(640, 640),
+                             matrix="bt709", fit="letterbox") as s:
+                print(s.output_format.quantization)
         """
         from ._session import Session
-        return Session(self, src, src_size, to, size, buffers=buffers,
-                       capture_buffers=capture_buffers, crop=crop, rotate=rotate,
-                       hflip=hflip, vflip=vflip, deinterlace=deinterlace, field=field,
-                       scaler=scaler)
+        width, height = dimensions(src_size, "src_size")
+        this = job(src, width, height, to=to, size=size, crop=crop, compose=compose, fit=fit,
+                   background=background, rotate=rotate, hflip=hflip, vflip=vflip,
+                   deinterlace=deinterlace, field=field, scaler=scaler, matrix=matrix,
+                   range=range, to_matrix=to_matrix, to_range=to_range)
+        return Session(self, this, buffers=count(buffers, "buffers"),
+                       capture_buffers=count(capture_buffers or buffers, "capture_buffers"))
 
 
 def _queue(queue):
@@ -415,18 +522,6 @@ def _queue(queue):
     if isinstance(queue, str) and queue.lower() in names:
         return names[queue.lower()]
     raise InvalidArgument(22, f"unknown queue {queue!r}: \"output\" or \"capture\"")
-
-
-def _size(size):
-    try:
-        width, height = (int(v) for v in size)
-    except (TypeError, ValueError):
-        raise InvalidArgument(22, f"size must be (width, height), not {size!r}") from None
-    return width, height
-
-
-def _key(value):
-    return None if value is None else tuple(value)
 
 
 def _copy_format(fmt):

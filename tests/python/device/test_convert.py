@@ -72,7 +72,7 @@ def test_planes_in_as_a_frame_or_a_tuple_round_trip(dev, yuyv):
 
 
 def test_rgb_through_nv12_and_back_stays_close(dev, smooth_rgb):
-    # The NV12 Frame carries the colorimetry it was made with to the
+    # The NV12 Frame carries the matrix and range it was made with to the
     # second conversion, so the colours come back.
     nv12 = dev.convert(smooth_rgb, to="NV12", rotate=90)
     assert nv12["Y"].shape == (64, 48)

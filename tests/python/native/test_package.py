@@ -150,3 +150,27 @@ def test_every_public_function_and_class_has_a_docstring_with_an_example(name, o
 def test_capi_docstrings_come_from_the_doxygen_comments():
     assert "Convert one frame synchronously" in m2m.capi.m2m_convert.__doc__
     assert "Wait until a buffer or an event" in m2m.capi.m2m_wait.__doc__
+
+
+def capi_struct_members():
+    """(struct name, member name) of every C structure m2m.capi wraps."""
+    for name, cls in sorted(vars(m2m.capi).items()):
+        if inspect.isclass(cls) and name.startswith("m2m_") and hasattr(cls, "thisown"):
+            for member, prop in vars(cls).items():
+                if isinstance(prop, property) and member != "thisown":
+                    yield name, member
+
+
+@pytest.mark.parametrize("struct, member", list(capi_struct_members()),
+                         ids=lambda v: v)
+def test_every_capi_struct_member_reads_as_a_value(struct, member):
+    # SWIG allocates structs zeroed: an int member caught by the errno
+    # typemap (a function's 0 is success) reads None instead of 0.
+    value = getattr(getattr(m2m.capi, struct)(), member)
+    assert value is not None, f"{struct}.{member} reads as None"
+
+
+def test_rect_members_read_back_what_was_set_negative_ones_too():
+    rect = m2m.capi.m2m_rect()
+    rect.left, rect.top, rect.width, rect.height = -6, 4, 320, 240
+    assert (rect.left, rect.top, rect.width, rect.height) == (-6, 4, 320, 240)

@@ -1,0 +1,265 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""convert() and session() arguments: colour by name, fit, compose and
+background, every argument holding for its own call only, rectangles the
+device would move, and bad arguments named."""
+import numpy as np
+import pytest
+
+import m2m
+from conftest import DEVICE, channel_psnr, photo
+
+RED, BLUE = (255, 0, 0), (0, 0, 255)
+
+
+@pytest.fixture
+def picture(smooth_rgb):
+    """64x48 R'G'B' whose every pixel differs from its neighbours."""
+    return smooth_rgb
+
+
+def planes(result):
+    return tuple(result.planes) if isinstance(result, m2m.Frame) else (result,)
+
+
+def same(a, b):
+    return all(np.array_equal(x, y) for x, y in zip(planes(a), planes(b)))
+
+
+# ----------------------------------------------------------------------
+# Colour
+
+def test_untagged_results_follow_libm2ms_rule(dev, picture):
+    nv12 = dev.convert(picture, to="NV12")
+    assert (nv12.matrix, nv12.range) == ("bt601", "limited")
+    again = dev.convert(nv12, to="YUV420")           # Y'CbCr from Y'CbCr keeps them
+    assert (again.matrix, again.range) == ("bt601", "limited")
+    hd = dev.convert(picture, to="NV12", to_matrix="bt709", to_range="full")
+    assert (hd.matrix, hd.range) == ("bt709", "full")
+    assert dev.get_format("capture").ycbcr_enc == m2m.capi.V4L2_YCBCR_ENC_709
+
+
+def test_bt709_on_both_sides_round_trips_a_photo(dev):
+    rgb = photo("chelsea")
+    hd = dev.convert(rgb, to="NV12", to_matrix="bt709")
+    assert hd.matrix == "bt709"
+    back = dev.convert(tuple(hd.planes), "NV12", to="RGB24", matrix="bt709")
+    assert min(channel_psnr(back, rgb)) >= 40           # as BT.601 does (test_peers)
+    # Read as BT.601, the same bytes lose 4-10 dB: the tag is what counts.
+    wrong = dev.convert(tuple(hd.planes), "NV12", to="RGB24")
+    assert min(channel_psnr(wrong, rgb)) < 38
+
+
+def test_to_range_full_gives_luma_0_to_255(dev):
+    black_white = np.zeros((48, 64, 3), np.uint8)
+    black_white[:, 32:] = 255
+    limited = dev.convert(black_white, to="NV12")
+    assert (limited["Y"].min(), limited["Y"].max()) == (16, 235)
+    full = dev.convert(black_white, to="NV12", to_range="full")
+    assert (full["Y"].min(), full["Y"].max()) == (0, 255)
+    assert full.range == "full"
+
+
+def test_a_frame_carries_its_tags_through_convert(dev, picture):
+    frame = dev.convert(picture, to="NV12", to_matrix="bt709", to_range="full")
+    tagged = dev.convert(tuple(frame.planes), "NV12", to="RGB24", matrix="bt709", range="full")
+    untagged = dev.convert(tuple(frame.planes), "NV12", to="RGB24")
+    np.testing.assert_array_equal(dev.convert(frame, to="RGB24"), tagged)
+    assert not np.array_equal(tagged, untagged)
+    assert np.abs(tagged.astype(int) - picture).max() <= 12     # 4:2:0 on a smooth ramp
+
+
+def test_a_call_overrides_a_frames_tags(dev, picture):
+    frame = dev.convert(picture, to="NV12", to_matrix="bt709", to_range="full")
+    overridden = dev.convert(frame, to="RGB24", matrix="bt601")
+    np.testing.assert_array_equal(
+        overridden, dev.convert(tuple(frame.planes), "NV12", to="RGB24", matrix="bt601",
+                                range="full"))
+
+
+def test_session_frames_carry_the_sessions_colour(dev, picture):
+    expected = dev.convert(picture, to="NV12", to_matrix="bt709")
+    with dev.session("RGB24", (64, 48), to="NV12", to_matrix="bt709") as s:
+        assert (s.inputs[0].range, s.output_format.ycbcr_enc) == \
+            ("full", m2m.capi.V4L2_YCBCR_ENC_709)
+        out = next(s.process([picture]))
+        assert (out.matrix, out.range) == ("bt709", "limited")
+        assert same(out, expected)
+
+
+# ----------------------------------------------------------------------
+# fit, compose, background
+
+def test_letterbox_centres_the_whole_picture_on_the_background(dev, picture):
+    boxed = dev.convert(picture, size=(64, 64), fit="letterbox", background=RED)
+    assert (boxed[:8] == RED).all() and (boxed[56:] == RED).all()
+    np.testing.assert_array_equal(boxed[8:56], picture)
+    pillar = dev.convert(picture, size=(128, 48), fit="letterbox", background=RED)
+    assert (pillar[:, :32] == RED).all() and (pillar[:, 96:] == RED).all()
+    np.testing.assert_array_equal(pillar[:, 32:96], picture)
+
+
+def test_letterbox_scales_and_keeps_the_turned_aspect_ratio(dev, picture):
+    turned = dev.convert(picture, size=(64, 64), rotate=90, fit="letterbox")
+    assert (turned[:, :8] == 0).all() and (turned[:, 56:] == 0).all()   # black by default
+    np.testing.assert_array_equal(turned[:, 8:56], np.rot90(picture, -1))
+    small = dev.convert(picture, size=(32, 32), fit="letterbox")
+    np.testing.assert_array_equal(small[4:28], dev.convert(picture, size=(32, 24)))
+
+
+def test_fit_rectangles_are_even_sizes_and_positions(dev, picture):
+    # 64x48 into 50x30: 40x30 at left (50 - 40) / 2 = 5, rounded down to 4.
+    np.testing.assert_array_equal(
+        dev.convert(picture, size=(50, 30), fit="letterbox"),
+        dev.convert(picture, size=(50, 30), compose=(4, 0, 40, 30)))
+
+
+def test_fit_crop_fills_the_size_with_the_centre_of_the_crop(dev, picture):
+    np.testing.assert_array_equal(dev.convert(picture, size=(48, 48), fit="crop"),
+                                  picture[:, 8:56])
+    np.testing.assert_array_equal(
+        dev.convert(picture, crop=(0, 0, 32, 24), size=(24, 24), fit="crop"),
+        picture[0:24, 4:28])
+    # Turned: the oriented crop takes the aspect ratio of the size.
+    np.testing.assert_array_equal(
+        dev.convert(picture, size=(24, 48), rotate=90, fit="crop"),
+        dev.convert(picture, crop=(0, 8, 64, 32), size=(24, 48), rotate=90))
+
+
+def test_compose_places_the_picture_and_background_fills_the_rest(dev, picture):
+    out = dev.convert(picture, compose=(8, 8, 32, 24), background=BLUE)
+    np.testing.assert_array_equal(out[8:32, 8:40], dev.convert(picture, size=(32, 24)))
+    outside = np.ones((48, 64), bool)
+    outside[8:32, 8:40] = False
+    assert (out[outside] == BLUE).all()
+
+
+def test_background_as_an_integer_is_0xrrggbb(dev, picture):
+    np.testing.assert_array_equal(
+        dev.convert(picture, size=(64, 64), fit="letterbox", background=0x102030),
+        dev.convert(picture, size=(64, 64), fit="letterbox", background=(16, 32, 48)))
+
+
+# ----------------------------------------------------------------------
+# Every argument holds for its own call only
+
+def woven():
+    frame = np.empty((48, 64), np.uint8)
+    frame[0::2], frame[1::2] = 60, 200
+    return frame
+
+
+def nv12_planes(picture):
+    with m2m.open("inprocess") as d:
+        return tuple(d.convert(picture, to="NV12").planes), "NV12"
+
+
+# (source, first call's arguments, second's): the results differ.
+PAIRS = {
+    "to": ("rgb", dict(to="RGB24"), dict(to="BGR24")),
+    "size": ("rgb", dict(size=(64, 48)), dict(size=(32, 24))),
+    "crop": ("rgb", dict(size=(64, 48)), dict(size=(64, 48), crop=(8, 8, 32, 24))),
+    "compose": ("rgb", dict(compose=(0, 0, 32, 24)), dict(compose=(32, 24, 32, 24))),
+    "fit": ("rgb", dict(size=(64, 64)), dict(size=(64, 64), fit="letterbox")),
+    "background": ("rgb", dict(size=(64, 64), fit="letterbox", background=RED),
+                   dict(size=(64, 64), fit="letterbox")),
+    "rotate": ("rgb", dict(rotate=180), dict()),
+    "hflip": ("rgb", dict(hflip=True), dict()),
+    "vflip": ("rgb", dict(vflip=True), dict()),
+    "scaler": ("rgb", dict(size=(96, 72), scaler="nearest"), dict(size=(96, 72))),
+    "deinterlace": ("woven", dict(deinterlace="blend"), dict(field="interlaced_tb")),
+    "field": ("woven", dict(field="interlaced_tb"), dict()),
+    "matrix": ("nv12", dict(to="RGB24", matrix="bt709"), dict(to="RGB24")),
+    "range": ("nv12", dict(to="RGB24", range="full"), dict(to="RGB24")),
+    "to_matrix": ("rgb", dict(to="NV12", to_matrix="bt709"), dict(to="NV12")),
+    "to_range": ("rgb", dict(to="NV12", to_range="full"), dict(to="NV12")),
+}
+
+
+@pytest.mark.parametrize("argument", list(PAIRS))
+def test_each_argument_holds_for_its_call_only(dev, picture, argument):
+    kind, first, second = PAIRS[argument]
+    src, fmt = {"rgb": (picture, None), "woven": (woven(), None),
+                "nv12": nv12_planes(picture)}[kind]
+    a = dev.convert(src, fmt, **first)
+    b = dev.convert(src, fmt, **second)
+    with m2m.open(DEVICE) as fresh:
+        expected = fresh.convert(src, fmt, **second)
+    assert same(b, expected), f"{argument} of the first call leaked into the second"
+    assert not same(a, b), f"{argument} made no difference: the test shows nothing"
+    assert same(dev.convert(src, fmt, **first), a)
+
+
+def test_controls_no_argument_drives_stay_as_set(dev, picture):
+    dev.controls.brightness = 40
+    brighter = dev.convert(picture, to="NV12")
+    assert dev.controls.brightness == 40
+    with m2m.open(DEVICE) as fresh:
+        assert not same(brighter, fresh.convert(picture, to="NV12"))
+    dev.controls.rotate = 90                # an argument's control: the call decides
+    assert dev.convert(picture).shape == picture.shape
+
+
+# ----------------------------------------------------------------------
+# A rectangle the device moves is reported
+
+def test_a_crop_the_device_moves_raises_naming_both(dev, picture):
+    with pytest.raises(m2m.InvalidArgument,
+                       match=r"takes crop \(40, 0, 24, 16\), not \(40, 0, 64, 16\)"):
+        dev.convert(picture, crop=(40, 0, 64, 16), size=(64, 16))
+
+
+def test_a_compose_the_device_moves_raises_naming_both(dev, picture):
+    with pytest.raises(m2m.InvalidArgument,
+                       match=r"takes compose \(0, 0, 64, 48\), not \(0, 0, 128, 48\)"):
+        dev.convert(picture, compose=(0, 0, 128, 48))
+
+
+# ----------------------------------------------------------------------
+# Bad arguments, named with what they take
+
+@pytest.mark.parametrize("args, error, message", [
+    (dict(matrix="BT709"), m2m.InvalidArgument, "matrix takes 'bt601', 'bt709', 'bt2020'"),
+    (dict(range="tv"), m2m.InvalidArgument, "range takes 'limited', 'full'"),
+    (dict(to_matrix=709), m2m.InvalidArgument, "to_matrix takes 'bt601'"),
+    (dict(to_range=True), m2m.InvalidArgument, "to_range takes 'limited'"),
+    (dict(fit="fill"), m2m.InvalidArgument, "fit takes 'stretch', 'letterbox', 'crop'"),
+    (dict(fit="letterbox", compose=(0, 0, 32, 24)), m2m.InvalidArgument,
+     "compose and fit='letterbox'"),
+    (dict(background=(256, 0, 0)), m2m.InvalidArgument, r"background takes \(r, g, b\)"),
+    (dict(background="red"), m2m.InvalidArgument, "background takes"),
+    (dict(background=0x1000000), m2m.InvalidArgument, "background takes"),
+    (dict(crop=(0, 0, 0, 16)), m2m.InvalidArgument, r"crop takes \(left, top, width"),
+    (dict(crop=(0, 0, 16)), m2m.InvalidArgument, "crop takes"),
+    (dict(crop=(0, 0, 2 ** 40, 16)), m2m.InvalidArgument, "crop takes"),
+    (dict(compose=(0, 0, 16.5, 16)), m2m.InvalidArgument, "compose takes"),
+    (dict(size=(64.0, 48)), m2m.InvalidArgument, r"size takes \(width, height\)"),
+    (dict(size=(2 ** 40, 48)), m2m.InvalidArgument, "size takes"),
+    (dict(scaler="cubic"), m2m.OutOfRange, "scaler='cubic'.*'Bilinear'"),
+    (dict(rotate="90"), m2m.InvalidArgument, "rotate='90'.*integer"),
+    (dict(rotate=45), m2m.OutOfRange, "rotate=45.*0 to 270 in steps of 90"),
+    (dict(deinterlace="sideways"), m2m.OutOfRange, "deinterlace='sideways'.*'Blend'"),
+    (dict(field="upside_down"), m2m.UnsupportedFormat, "field order 'upside_down'"),
+])
+def test_bad_arguments_raise_naming_the_argument(dev, picture, args, error, message):
+    with pytest.raises(error, match=message):
+        dev.convert(picture, **args)
+
+
+def test_bad_session_arguments_are_named_too(dev):
+    with pytest.raises(m2m.InvalidArgument, match="src_size takes"):
+        dev.session("RGB24", (64,))
+    with pytest.raises(m2m.InvalidArgument, match="to_matrix takes"):
+        dev.session("RGB24", (64, 48), to="NV12", to_matrix="709")
+    with pytest.raises(m2m.InvalidArgument, match="buffers takes a positive integer, not '4'"):
+        dev.session("RGB24", (64, 48), buffers="4")
+    with pytest.raises(m2m.InvalidArgument, match="capture_buffers takes a positive integer"):
+        dev.session("RGB24", (64, 48), capture_buffers=-1)
+    with pytest.raises(m2m.InvalidArgument, match="matrix takes"):
+        m2m.Frame([np.zeros((4, 4), np.uint8)], "GREY", 4, 4, ("GREY",), matrix="srgb")
+
+
+def test_a_matrix_the_device_does_not_give_raises_naming_it(dev, picture):
+    # R'G'B' results take no matrix of their own (their ENUM_FMT does
+    # not flag CSC_YCBCR_ENC): the device keeps the source's.
+    with pytest.raises(m2m.NotSupported, match="to_matrix='bt709' for RGB24 results"):
+        dev.convert(picture, to="RGB24", to_matrix="bt709")
