@@ -230,16 +230,15 @@ def plane_views(fmt, memory, layouts=None):
 
 def check_plane(array, shape, dtype, what):
     """Raise :class:`UnsupportedFormat` naming what is wrong with an
-    array given as a plane of ``what`` (e.g. "the YUYV 640x480 frame")."""
+    array given as a plane of ``what`` (e.g. "the YUYV 640x480 frame").
+    Any strides will do: planes are copied into the device's buffers
+    (padded lines, views of a larger picture, planes of another frame)."""
     if not isinstance(array, np.ndarray):
         raise UnsupportedFormat(22, f"{what} must be a numpy array, not {type(array).__name__}")
     if array.dtype != dtype:
         raise UnsupportedFormat(22, f"{what} must have dtype {dtype}, not {array.dtype}")
     if array.shape != tuple(shape):
         raise UnsupportedFormat(22, f"{what} must have shape {tuple(shape)}, not {array.shape}")
-    if not array.flags.c_contiguous:
-        raise UnsupportedFormat(22, f"{what} must be C-contiguous "
-                                "(use numpy.ascontiguousarray)")
 
 
 #: Formats guessed from a lone array's shape, when no format is named.

@@ -67,7 +67,7 @@ def job(src, width, height, *, to=None, size=None, crop=None, compose=None, fit=
     elif fit == "crop":
         inner = _centre_part(oriented, size)
         inner = (inner[1], inner[0]) if turned else inner
-        crop = (left + _even_down((cw - inner[0]) / 2), top + _even_down((ch - inner[1]) / 2),
+        crop = (left + _down((cw - inner[0]) / 2), top + _down((ch - inner[1]) / 2),
                 *inner)
     return Job(src, width, height, field or "none", to, size,
                None if fit != "stretch" and crop == frame else crop,
@@ -132,19 +132,18 @@ def colour_code(value):
     return rgb[0] << 16 | rgb[1] << 8 | rgb[2]
 
 
-# Rectangles a fit makes are rounded to even sizes and positions, because
-# vhqv keeps rectangles on even coordinates today: an odd one would be
-# moved and refused (Device reports a rectangle the device moved). Sizes
-# go to the nearest even number, positions down to an even offset, so the
-# rectangle stays inside what holds it.
+# Rectangles a fit makes are whole pixels: sizes go to the nearest, from 1
+# to what holds them, positions down, so the rectangle stays inside and
+# as near the centre as a pixel allows. Devices of the HQV engine take any
+# rectangle inside the frame; one that moves it is reported (Device).
 
-def _even_down(x):
-    return int(math.floor(x / 2)) * 2
+def _down(x):
+    return int(math.floor(x))
 
 
-def _even_within(x, limit):
-    """x to the nearest even number, from 2 to the even part of limit."""
-    return max(2, min(int(math.floor(x / 2 + 0.5)) * 2, limit - limit % 2))
+def _nearest_within(x, limit):
+    """x to the nearest whole number, from 1 to limit."""
+    return max(1, min(int(math.floor(x + 0.5)), limit))
 
 
 def _letterbox(picture, size):
@@ -152,8 +151,8 @@ def _letterbox(picture, size):
     ``picture`` (w, h) in ``size`` at its own aspect ratio, centred."""
     (pw, ph), (width, height) = picture, size
     scale = min(width / pw, height / ph)
-    w, h = _even_within(pw * scale, width), _even_within(ph * scale, height)
-    return (_even_down((width - w) / 2), _even_down((height - h) / 2), w, h)
+    w, h = _nearest_within(pw * scale, width), _nearest_within(ph * scale, height)
+    return (_down((width - w) / 2), _down((height - h) / 2), w, h)
 
 
 def _centre_part(picture, size):
@@ -161,5 +160,5 @@ def _centre_part(picture, size):
     ratio of ``size``."""
     (pw, ph), (width, height) = picture, size
     if pw * height > ph * width:
-        return (_even_within(ph * width / height, pw), ph)
-    return (pw, _even_within(pw * height / width, ph))
+        return (_nearest_within(ph * width / height, pw), ph)
+    return (pw, _nearest_within(pw * height / width, ph))

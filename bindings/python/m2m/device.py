@@ -345,8 +345,8 @@ class Device:
         took = (rect.left, rect.top, rect.width, rect.height)
         if took != asked:
             raise InvalidArgument(22, f"{self.driver} ({self.path}) takes {argument} {took}, "
-                                  f"not {asked} (vhqv keeps rectangles inside the frame, on "
-                                  "even coordinates, at least 2x2)")
+                                  f"not {asked} (vhqv keeps rectangles inside the frame, "
+                                  "at least 1x1)")
 
     # ------------------------------------------------------------------
     # One frame
@@ -354,14 +354,15 @@ class Device:
     def convert(self, frame, fmt=None, to=None, *, size=None, crop=None, compose=None,
                 fit="stretch", background=0, rotate=0, hflip=False, vflip=False,
                 deinterlace=None, field=None, scaler=None, matrix=None,
-                range=None, to_matrix=None, to_range=None):  # noqa: A002
+                range=None, to_matrix=None, to_range=None, src_size=None):  # noqa: A002
         """Convert one frame through the device and return the result.
 
         :param frame: the source: a numpy array for one-plane formats
-            (C-contiguous, shaped per plane: YUYV ``(h, w, 2)``, RGB24
+            (shaped per plane, any strides: YUYV ``(h, w, 2)``, RGB24
             ``(h, w, 3)``, GREY ``(h, w)``, RGB565 ``(h, w)`` uint16), a
             sequence of plane arrays for the others (NV12: ``(y, cbcr)``
-            shaped ``(h, w)`` and ``(h/2, w/2, 2)``), or an :class:`Frame`
+            shaped ``(h, w)`` and ``((h + 1) // 2, (w + 1) // 2, 2)``), or
+            an :class:`Frame`
         :param fmt: the source's pixel format, e.g. ``"YUYV"``; default: a
             Frame's own, else guessed from the array's shape: ``(h, w)``
             GREY, ``(h, w, 2)`` YUYV, ``(h, w, 3)`` RGB24, ``(h, w, 4)``
@@ -394,6 +395,10 @@ class Device:
             Frame's own, else untagged
         :param to_matrix: the result's matrix (default: libm2m's rule)
         :param to_range: the result's range (default: libm2m's rule)
+        :param src_size: the source's ``(width, height)`` where its arrays
+            cannot say: a packed 4:2:2 line (YUYV) holds pixel pairs, so a
+            451-wide picture is a ``(h, 452, 2)`` array; default: a
+            Frame's own size, else the first array's
         :returns: a new numpy array for one-plane formats; for formats with
             several planes a :class:`Frame` of new arrays (``y, cbcr =
             dev.convert(rgb, to="NV12")``), tagged with the matrix and
@@ -425,10 +430,9 @@ class Device:
         The device's buffers are kept between calls with the same
         arguments.
 
-        Rectangles ``fit`` works out have even sizes (the nearest) and
-        positions (rounded down), since vhqv keeps rectangles on even
-        coordinates; a ``crop`` or ``compose`` the device would move
-        raises instead of being moved silently.
+        Rectangles ``fit`` works out are whole pixels: sizes the nearest,
+        positions rounded down; a ``crop`` or ``compose`` the device would
+        move raises instead of being moved silently.
 
         Example::
 
@@ -450,9 +454,14 @@ class Device:
         if ours:
             matrix = frame.matrix if matrix is None else matrix
             range = frame.range if range is None else range  # noqa: A001
-        width, height = _plane_size(planes[0], src)
+        if src_size is not None:
+            width, height = dimensions(src_size, "src_size")
+        elif ours:
+            width, height = frame.width, frame.height
+        else:
+            width, height = _plane_size(planes[0], src)
         wanted = frame_format(src, width, height)
-        _check_planes(planes, wanted, src, ours)
+        _check_planes(planes, wanted, src)
 
         this = job(src, width, height, to=to, size=size, crop=crop, compose=compose, fit=fit,
                    background=background, rotate=rotate, hflip=hflip, vflip=vflip,
@@ -574,7 +583,7 @@ def _plane_size(first, src):
     return first.shape[1], first.shape[0]
 
 
-def _check_planes(planes, fmt, src, ours):
+def _check_planes(planes, fmt, src):
     shapes = [((pl.height, pl.width) if pl.channels == 1 else (pl.height, pl.width, pl.channels),
                np.dtype(np.uint8 if pl.sample_bytes == 1 else "<u2"))
               for pl in plane_layouts(fmt)]
@@ -585,8 +594,6 @@ def _check_planes(planes, fmt, src, ours):
     for plane, (shape, dtype), name in zip(planes, shapes, names):
         what = f"the {name} plane of the {src} {fmt.width}x{fmt.height} frame" \
             if len(shapes) > 1 else f"the {src} {fmt.width}x{fmt.height} frame"
-        if ours:
-            plane = np.ascontiguousarray(plane)
         check_plane(plane, shape, dtype, what)
 
 

@@ -39,20 +39,12 @@ def smooth_rgb():
     return np.stack([x * 3, y * 4, 255 - x * 2 - y], axis=-1).astype(np.uint8)
 
 
-def even_part(picture):
-    """The largest even-sized top-left part of a picture. Until the engine
-    takes odd sizes, the device refuses chelsea (451 wide) and rocket (427
-    tall) whole; this helper goes when odd sizes land."""
-    height, width = picture.shape[:2]
-    return np.ascontiguousarray(picture[:height - height % 2, :width - width % 2])
-
-
 def photo(name):
     """A scikit-image photo: astronaut (512x512), coffee (600x400),
     chelsea (451x300), rocket (640x427) in RGB24, camera (512x512) in
     GREY."""
     import skimage.data
-    return even_part(getattr(skimage.data, name)())
+    return getattr(skimage.data, name)()
 
 
 def psnr(a, b):

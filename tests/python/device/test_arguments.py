@@ -106,11 +106,15 @@ def test_letterbox_scales_and_keeps_the_turned_aspect_ratio(dev, picture):
     np.testing.assert_array_equal(small[4:28], dev.convert(picture, size=(32, 24)))
 
 
-def test_fit_rectangles_are_even_sizes_and_positions(dev, picture):
-    # 64x48 into 50x30: 40x30 at left (50 - 40) / 2 = 5, rounded down to 4.
+def test_fit_rectangles_are_whole_pixels(dev, picture):
+    # 64x48 into 50x30: 40x30 at left (50 - 40) / 2 = 5.
     np.testing.assert_array_equal(
         dev.convert(picture, size=(50, 30), fit="letterbox"),
-        dev.convert(picture, size=(50, 30), compose=(4, 0, 40, 30)))
+        dev.convert(picture, size=(50, 30), compose=(5, 0, 40, 30)))
+    # Into 51x30: 40x30 at (51 - 40) / 2 = 5.5, rounded down to 5.
+    np.testing.assert_array_equal(
+        dev.convert(picture, size=(51, 30), fit="letterbox"),
+        dev.convert(picture, size=(51, 30), compose=(5, 0, 40, 30)))
 
 
 def test_fit_crop_fills_the_size_with_the_centre_of_the_crop(dev, picture):

@@ -101,13 +101,23 @@ def test_weave_keeps_an_interlaced_frame_and_blend_mixes_its_fields(dev):
     (np.zeros((48, 64, 2), np.uint16), "dtype uint8"),
     (np.zeros((48, 64, 2), np.float32), "dtype uint8"),
     (np.zeros((48, 64, 3), np.uint8), r"shape \(48, 64, 2\)"),
-    (np.zeros((48, 128, 2), np.uint8)[:, ::2], "C-contiguous"),
     (np.zeros(10, np.uint8), "shape"),
     ([[0]], "numpy array"),
 ])
 def test_bad_frames_raise_unsupported_format_naming_the_problem(dev, frame, problem):
     with pytest.raises(m2m.UnsupportedFormat, match=problem):
         dev.convert(frame, "YUYV")
+
+
+def test_strided_planes_are_taken_as_their_contiguous_copies(dev, rng):
+    wide = rng.integers(0, 256, size=(48, 128, 2), dtype=np.uint8)
+    np.testing.assert_array_equal(dev.convert(wide[:, ::2], "YUYV", to="RGB24"),
+                                  dev.convert(wide[:, ::2].copy(), "YUYV", to="RGB24"))
+    # The planes of a result with padded lines (an odd width) go back in.
+    nv12 = dev.convert(rng.integers(0, 256, size=(27, 45, 3), dtype=np.uint8), to="NV12")
+    assert not nv12["Y"].flags.c_contiguous
+    np.testing.assert_array_equal(dev.convert(tuple(nv12.planes), "NV12", to="RGB24"),
+                                  dev.convert(nv12, to="RGB24"))
 
 
 def test_bad_planes_are_named(dev):

@@ -24,6 +24,16 @@ from conftest import DEVICE, channel_psnr, max_diff, photo, psnr
 COLOUR_PHOTOS = ("astronaut", "coffee", "chelsea")
 
 
+def even_part(picture):
+    """The largest even-sized top-left part of a picture: OpenCV's 4:2:0
+    conversions take even sizes only (cvtColor asserts), so comparisons
+    with them use chelsea 450 wide. Odd sizes are held to OpenCV through
+    R'G'B' operations and round trips below, and to libyuv in C
+    (engine.peers)."""
+    height, width = picture.shape[:2]
+    return np.ascontiguousarray(picture[:height - height % 2, :width - width % 2])
+
+
 def cv_i420(rgb):
     """OpenCV's I420 of a picture, as (Y, Cb, Cr) planes."""
     height, width = rgb.shape[:2]
@@ -45,7 +55,7 @@ def device():
 
 @pytest.mark.parametrize("name", COLOUR_PHOTOS)
 def test_rgb_to_yuv420_has_opencvs_luma_and_its_chroma_within_siting(device, name):
-    rgb = photo(name)
+    rgb = even_part(photo(name))
     y, cb, cr = cv_i420(rgb)
     ours = device.convert(rgb, to="YUV420")
     # Luma: the same BT.601 limited-range sum; OpenCV's fixed-point
@@ -62,7 +72,7 @@ def test_rgb_to_yuv420_has_opencvs_luma_and_its_chroma_within_siting(device, nam
 @pytest.mark.parametrize("name", COLOUR_PHOTOS)
 @pytest.mark.parametrize("to", ["NV12", "YUYV"])
 def test_nv12_and_yuyv_have_opencvs_i420_luma(device, name, to):
-    rgb = photo(name)
+    rgb = even_part(photo(name))
     ours = device.convert(rgb, to=to)
     luma = ours["Y"] if to == "NV12" else ours[:, :, 0]
     assert max_diff(luma, cv_i420(rgb)[0]) <= 1     # rounding, as above
@@ -92,7 +102,7 @@ def at_least(measured, margin=1.0):
 
 @pytest.mark.parametrize("name", COLOUR_PHOTOS)
 def test_yuv420_to_rgb_matches_opencv(device, name):
-    y, cb, cr = cv_i420(photo(name))
+    y, cb, cr = cv_i420(even_part(photo(name)))
     reference = cv2.cvtColor(np.concatenate([y.ravel(), cb.ravel(), cr.ravel()])
                              .reshape(-1, y.shape[1]), cv2.COLOR_YUV2RGB_I420)
     ours = device.convert((y.copy(), cb.copy(), cr.copy()), "YUV420", to="RGB24")
@@ -102,7 +112,7 @@ def test_yuv420_to_rgb_matches_opencv(device, name):
 
 @pytest.mark.parametrize("name", COLOUR_PHOTOS)
 def test_nv12_to_rgb_matches_opencv(device, name):
-    y, cb, cr = cv_i420(photo(name))
+    y, cb, cr = cv_i420(even_part(photo(name)))
     cbcr = np.stack([cb, cr], axis=-1)
     reference = cv2.cvtColor(np.concatenate([y.ravel(), cbcr.ravel()]).reshape(-1, y.shape[1]),
                              cv2.COLOR_YUV2RGB_NV12)
@@ -140,22 +150,29 @@ def test_a_bt709_decode_of_bt601_data_fails_these_bounds(device):
 # the device's: 46.4/51.2/43.5 for 4:2:0, 49.1/52.4/47.1 for YUYV). On
 # astronaut and coffee 4:2:0 cannot hold 40 dB - their blue has sharp
 # chroma edges: OpenCV's own round trip gives 34.3 dB on blue, the
-# device's 37.8 and 37.7 (YUYV 39.8 and 40.2) - so the bound is 36.
-ROUND_TRIP_BOUND = {"chelsea": 40, "astronaut": 36, "coffee": 36}
+# device's 37.8 and 37.7 (YUYV 39.8 and 40.2) - so the bound is 36. The
+# rocket's saturated blue sky against white: OpenCV 28.9 dB on blue, the
+# device 31.5 (YUYV 33.4). Chelsea is 451 wide and rocket 427 tall: odd
+# sizes, chroma rounded up.
+ROUND_TRIP_BOUND = {"chelsea": 40, "astronaut": 36, "coffee": 36, "rocket": 30}
 
 
 @pytest.mark.parametrize("name", list(ROUND_TRIP_BOUND))
 @pytest.mark.parametrize("via", ["NV12", "YUV420", "YUYV"])
 def test_rgb_round_trips_through_yuv_by_default(device, name, via):
     rgb = photo(name)
+    height, width = rgb.shape[:2]
     middle = device.convert(rgb, to=via)
-    back = device.convert(middle, "YUYV" if via == "YUYV" else None, to="RGB24")
+    # A YUYV array of an odd width has a pixel pair more: src_size says.
+    back = device.convert(middle, "YUYV" if via == "YUYV" else None, to="RGB24",
+                          src_size=(width, height))
+    assert back.shape == rgb.shape
     assert min(channel_psnr(back, rgb)) >= ROUND_TRIP_BOUND[name]
 
 
 @pytest.mark.parametrize("name", COLOUR_PHOTOS)
 def test_the_420_round_trip_is_at_least_opencvs(device, name):
-    rgb = photo(name)
+    rgb = even_part(photo(name))
     y, cb, cr = cv_i420(rgb)
     opencv = cv2.cvtColor(np.concatenate([y.ravel(), cb.ravel(), cr.ravel()])
                           .reshape(-1, y.shape[1]), cv2.COLOR_YUV2RGB_I420)
@@ -200,11 +217,10 @@ def test_a_grey_photo_round_trips_without_clipping(device, via):
 
 def sizes(rgb):
     """(width, height) pairs to scale a photo to: up 2x and 1.5x, down
-    2x, about 0.7x and 1/3, all even."""
+    2x, about 0.7x and 1/3, odd sizes among them."""
     h, w = rgb.shape[:2]
-    even = lambda v: int(v) // 2 * 2          # noqa: E731
-    return [(2 * w, 2 * h), (even(1.5 * w), even(1.5 * h)), (even(w / 2), even(h / 2)),
-            (even(0.7 * w), even(0.7 * h)), (even(w / 3), even(h / 3))]
+    return [(2 * w, 2 * h), (int(1.5 * w), int(1.5 * h)), (w // 2, h // 2),
+            (int(0.7 * w), int(0.7 * h)), (w // 3, h // 3)]
 
 
 @pytest.mark.parametrize("name", ["astronaut", "coffee", "chelsea"])
