@@ -4,7 +4,7 @@
  * (the application sees struct m2m_buffer whatever the node uses),
  * EXPBUF, STREAMON/OFF, and draining with ENC_CMD. A blocking dequeue
  * waits in poll() without the device lock, so other threads keep using
- * the device meanwhile.
+ * the device meanwhile (m2m_convert() waits with it).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -348,7 +348,8 @@ static struct m2m_buffer *dequeued(struct m2m_device *dev,
 }
 
 int m2m_dequeue_buffer_locked(struct m2m_device *dev, struct m2m_buffer **out,
-			      enum m2m_queue queue, int timeout_ms)
+			      enum m2m_queue queue, int timeout_ms,
+			      enum m2m_wait_lock lock)
 {
 	short want = queue == M2M_QUEUE_OUTPUT ? POLLOUT : POLLIN;
 	struct v4l2_plane planes[VIDEO_MAX_PLANES];
@@ -368,7 +369,7 @@ int m2m_dequeue_buffer_locked(struct m2m_device *dev, struct m2m_buffer **out,
 		ret = m2m_xioctl_quiet(dev, VIDIOC_DQBUF, &v);
 		if (ret != -EAGAIN || dev->flags & M2M_OPEN_NONBLOCK)
 			break;
-		revents = m2m_poll_unlocked(dev, want, timeout_ms);
+		revents = m2m_poll_device(dev, want, timeout_ms, lock);
 		if (revents < 0)
 			return revents;
 		if (revents == 0)
@@ -412,7 +413,8 @@ int m2m_dequeue_buffer(struct m2m_device *dev, struct m2m_buffer **out,
 	M2M_ENTER(dev);
 	ret = m2m_check_queue(queue, __func__);
 	if (ret == 0)
-		ret = m2m_dequeue_buffer_locked(dev, out, queue, -1);
+		ret = m2m_dequeue_buffer_locked(dev, out, queue, -1,
+						M2M_WAIT_UNLOCKED);
 	return m2m_leave(dev, ret);
 }
 

@@ -81,10 +81,12 @@ static int convert(struct m2m_device *dev, void *dst, size_t dst_size,
 		ret = m2m_queue_buffer_locked(dev, out);
 	if (ret == 0)
 		ret = m2m_dequeue_buffer_locked(dev, &done, M2M_QUEUE_CAPTURE,
-						CONVERT_TIMEOUT_MS);
+						CONVERT_TIMEOUT_MS,
+						M2M_WAIT_UNLOCKED);
 	if (ret == 0)
 		ret = m2m_dequeue_buffer_locked(dev, &done, M2M_QUEUE_OUTPUT,
-						CONVERT_TIMEOUT_MS);
+						CONVERT_TIMEOUT_MS,
+						M2M_WAIT_UNLOCKED);
 	if (ret < 0) {
 		/* Freeing stops streaming, which returns what the device
 		 * still holds; the next call starts afresh. */

@@ -13,65 +13,43 @@
 #include "m2m-private.h"
 
 /*
- * Every open handle is listed here, so that a call with a closed or bogus
- * handle is refused with -EINVAL instead of touching freed memory.
+ * Every open device is listed here (handle.h), so that a call with a
+ * closed or forged handle is refused with -EINVAL instead of touching
+ * freed memory, and m2m_close() frees a device only once no call uses it.
  */
-struct handle_entry {
-	const struct m2m_device *dev;
-	struct handle_entry *next;
-};
+static struct m2m_registry devices = M2M_REGISTRY_INIT;
 
-static pthread_mutex_t handles_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct handle_entry *handles;
-
-static int handle_add(const struct m2m_device *dev)
+static int closing_error(const char *func)
 {
-	struct handle_entry *e = malloc(sizeof(*e));
-
-	if (!e)
-		return m2m_error(ENOMEM, "m2m_open: out of memory");
-	pthread_mutex_lock(&handles_lock);
-	e->dev = dev;
-	e->next = handles;
-	handles = e;
-	pthread_mutex_unlock(&handles_lock);
-	return 0;
-}
-
-/* Remove dev from the registry; false when it was not there. */
-static bool handle_remove(const struct m2m_device *dev)
-{
-	struct handle_entry **p, *e = NULL;
-
-	pthread_mutex_lock(&handles_lock);
-	for (p = &handles; *p; p = &(*p)->next) {
-		if ((*p)->dev == dev) {
-			e = *p;
-			*p = e->next;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&handles_lock);
-	free(e);
-	return e != NULL;
+	return m2m_error(EINVAL, "%s: the device was closed by another thread",
+			 func);
 }
 
 int m2m_enter(struct m2m_device *dev, const char *func)
 {
-	const struct handle_entry *e;
-	bool found = false;
+	struct m2m_handle *h;
+	int ret;
 
 	if (!dev)
 		return m2m_error(EINVAL, "%s: device handle is NULL", func);
-	pthread_mutex_lock(&handles_lock);
-	for (e = handles; e && !found; e = e->next)
-		found = e->dev == dev;
-	pthread_mutex_unlock(&handles_lock);
-	if (!found)
+	ret = m2m_handle_get(&devices, (uintptr_t)dev, &h);
+	if (ret == -ENOENT)
 		return m2m_error(EINVAL, "%s: device handle is closed or invalid",
 				 func);
+	if (ret < 0)
+		return closing_error(func);
 	pthread_mutex_lock(&dev->lock);
+	/* Closed while this call waited for the lock. */
+	if (m2m_handle_closing(&dev->handle))
+		return m2m_leave(dev, closing_error(func));
 	return 0;
+}
+
+int m2m_leave(struct m2m_device *dev, int ret)
+{
+	pthread_mutex_unlock(&dev->lock);
+	m2m_handle_put(&devices, &dev->handle);
+	return ret;
 }
 
 int m2m_check_queue(enum m2m_queue queue, const char *func)
@@ -115,16 +93,23 @@ int m2m_xioctl(struct m2m_device *dev, unsigned long request,
 	return ret;
 }
 
-int m2m_poll_unlocked(struct m2m_device *dev, short events, int timeout_ms)
+int m2m_poll_device(struct m2m_device *dev, short events, int timeout_ms,
+		    enum m2m_wait_lock lock)
 {
 	short revents = 0;
 	int n;
 
-	pthread_mutex_unlock(&dev->lock);
+	if (lock == M2M_WAIT_UNLOCKED)
+		pthread_mutex_unlock(&dev->lock);
 	do
 		n = dev->tp->poll(dev->fd, events, &revents, timeout_ms);
 	while (n < 0 && errno == EINTR);
-	pthread_mutex_lock(&dev->lock);
+	if (lock == M2M_WAIT_UNLOCKED)
+		pthread_mutex_lock(&dev->lock);
+	/* m2m_close() interrupted the wait; it waits for this call. */
+	if ((n < 0 && errno == ECANCELED) || m2m_handle_closing(&dev->handle))
+		return m2m_error(EINVAL, "poll on %s: the device was closed by "
+				 "another thread", dev->info.path);
 	if (n < 0)
 		return m2m_error(errno, "poll on %s: %s", dev->info.path,
 				 strerror(errno));
@@ -241,9 +226,7 @@ static int open_node(struct m2m_device **out, const char *path,
 	ret = m2m_controls_load(dev);
 	if (ret < 0)
 		goto err_free;
-	ret = handle_add(dev);
-	if (ret < 0)
-		goto err_free;
+	m2m_handle_add(&devices, &dev->handle, (uintptr_t)dev);
 	*out = dev;
 	return 0;
 
@@ -353,14 +336,19 @@ int m2m_open(struct m2m_device **out, const char *name)
 
 void m2m_close(struct m2m_device *dev)
 {
+	struct m2m_handle *h;
 	int q;
 
-	if (!dev || !handle_remove(dev))
+	h = dev ? m2m_handle_close(&devices, (uintptr_t)dev) : NULL;
+	if (!h)
 		return;
-	pthread_mutex_lock(&dev->lock);
+	/* Calls waiting on the device end now; calls waiting for its lock
+	 * fail when they have it. */
+	dev->tp->interrupt(dev->fd);
+	m2m_handle_drain(&devices, h);
+	/* No other thread can reach the device any more. */
 	for (q = M2M_QUEUE_OUTPUT; q <= M2M_QUEUE_CAPTURE; q++)
 		m2m_free_buffers_locked(dev, q);
-	pthread_mutex_unlock(&dev->lock);
 	device_free(dev);
 }
 
@@ -473,7 +461,7 @@ int m2m_wait_for(struct m2m_device *dev, unsigned int *ready,
 	if (!events)
 		return m2m_leave(dev, m2m_error(EINVAL, "m2m_wait_for: wanted "
 				 "0x%x names nothing to wait for", wanted));
-	revents = m2m_poll_unlocked(dev, events, timeout_ms);
+	revents = m2m_poll_device(dev, events, timeout_ms, M2M_WAIT_UNLOCKED);
 	if (revents < 0)
 		return m2m_leave(dev, revents);
 	*ready = ready_from_poll(revents);

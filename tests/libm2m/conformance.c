@@ -17,10 +17,14 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/videodev2.h>
@@ -1215,4 +1219,77 @@ Test(rect, odd_crop_and_compose_are_kept_and_the_engines)
 	free(src);
 	free(dst);
 	free(ref);
+}
+
+/*
+ * Threads: docs/libm2m.md "Threads". Calls on one device are serialised,
+ * m2m_convert()'s whole job included; m2m_close() from another thread
+ * wakes the calls that wait, which fail with -EINVAL, and frees the
+ * device only when they have left.
+ */
+
+TestSuite(thread, .init = open_device, .fini = close_device, .timeout = 60);
+
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+struct waiter {
+	pthread_t thread;
+	bool dequeue;		/* m2m_dequeue_buffer(), else m2m_wait() */
+	int ret;
+	char message[256];
+	uint64_t returned_ms;
+};
+
+static void *wait_blocked(void *arg)
+{
+	struct waiter *w = arg;
+	struct m2m_buffer *b;
+	unsigned int ready;
+
+	w->ret = w->dequeue ? m2m_dequeue_buffer(dev, &b, M2M_QUEUE_CAPTURE) :
+			      m2m_wait(dev, &ready, -1);
+	snprintf(w->message, sizeof(w->message), "%s", m2m_last_error());
+	w->returned_ms = now_ms();
+	return NULL;
+}
+
+/* Close while a thread waits without a timeout for a frame that cannot
+ * come (CAPTURE is queued, OUTPUT is not): the wait ends at once. */
+static void close_during_wait(bool dequeue)
+{
+	struct waiter w = { .dequeue = dequeue };
+	struct m2m_device *closing = dev;
+	uint64_t closed_ms;
+
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	alloc_both(M2M_MEMORY_MMAP, 1);
+	start_both();
+	queue_all_capture();
+	cr_assert_eq(pthread_create(&w.thread, NULL, wait_blocked, &w), 0);
+	usleep(200000);
+	closed_ms = now_ms();
+	dev = NULL;
+	m2m_close(closing);
+	pthread_join(w.thread, NULL);
+	cr_assert_eq(w.ret, -EINVAL, "%d: %s", w.ret, w.message);
+	cr_assert_not_null(strstr(w.message, "closed"), "%s", w.message);
+	cr_assert_lt(w.returned_ms - closed_ms, 2000,
+		     "the wait ended %" PRIu64 " ms after the close",
+		     w.returned_ms - closed_ms);
+}
+
+Test(thread, close_ends_a_blocking_dequeue_with_einval)
+{
+	close_during_wait(true);
+}
+
+Test(thread, close_ends_a_wait_without_timeout_with_einval)
+{
+	close_during_wait(false);
 }
