@@ -1238,6 +1238,110 @@ static uint64_t now_ms(void)
 	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
 }
 
+/* Enough converts to overlap another thread's calls many times. */
+#define RACE_CONVERTS 200
+#define RACE_MS 3000
+
+struct racer {
+	pthread_t thread;
+	atomic_bool stop;
+	uint8_t value;
+	atomic_bool failed;
+	char message[256];
+};
+
+/* OUTPUT then CAPTURE, alternating between two sizes, until stopped. */
+static void *set_formats_until_stopped(void *arg)
+{
+	struct racer *r = arg;
+	struct m2m_format f;
+
+	for (unsigned int i = 0; !r->stop; i++) {
+		uint32_t w = i & 1 ? W : W / 2, h = i & 1 ? H : H / 2;
+
+		m2m_format_init(&f, FMT("RGB24"), w, h);
+		m2m_set_format(dev, &f, M2M_QUEUE_OUTPUT);
+		m2m_format_init(&f, FMT("RGB24"), w, h);
+		m2m_set_format(dev, &f, M2M_QUEUE_CAPTURE);
+	}
+	return NULL;
+}
+
+/* Convert frames of one grey level; false on a wrong result. */
+static bool convert_grey(uint8_t value, char *message, size_t size)
+{
+	static const size_t big = W * H * 3;
+	uint8_t *src = malloc(big), *dst = malloc(big);
+	int n;
+
+	cr_assert(src && dst);
+	memset(src, value, big);
+	memset(dst, value ^ 0xff, big);
+	n = m2m_convert(dev, dst, big, src, big);
+	if (n != (int)big && n != (int)big / 4)
+		snprintf(message, size, "m2m_convert gave %d (%s)", n,
+			 m2m_last_error());
+	for (int i = 0; n > 0 && i < n && !*message; i++)
+		if (dst[i] != value)
+			snprintf(message, size, "byte %d of %d is %u, not %u",
+				 i, n, dst[i], value);
+	free(src);
+	free(dst);
+	return !*message;
+}
+
+/* A set_format() arriving while m2m_convert() waits for the device must
+ * wait for it, not free the buffers the conversion still uses. */
+Test(thread, set_format_waits_for_a_convert_in_another_thread)
+{
+	struct racer r = { 0 };
+	uint64_t end = now_ms() + RACE_MS;
+	unsigned int i;
+
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	cr_assert_eq(pthread_create(&r.thread, NULL, set_formats_until_stopped,
+				    &r), 0);
+	for (i = 0; i < RACE_CONVERTS && now_ms() < end; i++)
+		if (!convert_grey((uint8_t)(i * 37), r.message,
+				  sizeof(r.message)))
+			break;
+	r.stop = true;
+	pthread_join(r.thread, NULL);
+	cr_assert_eq(r.message[0], '\0', "convert %u: %s", i, r.message);
+}
+
+static void *convert_until_stopped(void *arg)
+{
+	struct racer *r = arg;
+
+	while (!r->stop && convert_grey(r->value, r->message,
+					sizeof(r->message)))
+		;
+	atomic_store(&r->failed, r->message[0] != '\0');
+	return NULL;
+}
+
+/* Two threads converting on one device: each gets its own frame back. */
+Test(thread, converts_from_two_threads_each_get_their_own_frame)
+{
+	struct racer r[2] = { { .value = 0x30 }, { .value = 0xc0 } };
+	uint64_t end;
+
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	end = now_ms() + RACE_MS / 2;
+	for (unsigned int i = 0; i < 2; i++)
+		cr_assert_eq(pthread_create(&r[i].thread, NULL,
+					    convert_until_stopped, &r[i]), 0);
+	while (now_ms() < end && !r[0].failed && !r[1].failed)
+		usleep(10000);
+	r[0].stop = r[1].stop = true;
+	for (unsigned int i = 0; i < 2; i++) {
+		pthread_join(r[i].thread, NULL);
+		cr_assert_eq(r[i].message[0], '\0', "thread %u: %s", i,
+			     r[i].message);
+	}
+}
+
 struct waiter {
 	pthread_t thread;
 	bool dequeue;		/* m2m_dequeue_buffer(), else m2m_wait() */
