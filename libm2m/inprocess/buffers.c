@@ -404,6 +404,22 @@ static int userptr_get(struct ip_plane *pl, const struct v4l2_plane *vp,
 }
 
 /*
+ * The size of a DMABUF, without moving the application's offset: a
+ * memfd's from fstat(); a dma-buf has no size there, and seeks only to
+ * its start or its end, where its offset means nothing.
+ */
+static off_t dmabuf_size(int fd, const struct stat *st)
+{
+	off_t size;
+
+	if (S_ISREG(st->st_mode))
+		return st->st_size;
+	size = lseek(fd, 0, SEEK_END);
+	lseek(fd, 0, SEEK_SET);
+	return size;
+}
+
+/*
  * DMABUF: the fd's memory, mapped; the same buffer stays mapped. CAPTURE
  * memory the process may not write is refused as USERPTR's is.
  */
@@ -422,8 +438,7 @@ static int dmabuf_get(struct ip_plane *pl, const struct v4l2_plane *vp,
 		pl->dmabuf_fd = vp->m.fd;
 		return 0;
 	}
-	size = lseek(vp->m.fd, 0, SEEK_END);
-	lseek(vp->m.fd, 0, SEEK_SET);
+	size = dmabuf_size(vp->m.fd, &now);
 	if (size <= 0)
 		return -EINVAL;
 	if ((vp->length ? vp->length : (uint32_t)size) < min_length)

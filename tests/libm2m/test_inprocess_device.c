@@ -476,6 +476,23 @@ Test(device, memory_without_the_access_a_job_needs_is_efault)
 	t->close(fd);
 }
 
+/* Importing a DMABUF reads its size without moving the fd's offset. */
+Test(device, dmabuf_import_leaves_the_fd_offset_alone)
+{
+	int fd = dev_open(O_NONBLOCK), memfd = memfd_create("frame", 0);
+	static const char header[] = "written by the application";
+
+	cr_assert_geq(memfd, 0);
+	cr_assert_eq(ftruncate(memfd, SIZE), 0);
+	cr_assert_eq(write(memfd, header, sizeof(header)), sizeof(header));
+	set_fmt(fd, OUT, V4L2_PIX_FMT_YUYV);
+	reqbufs(fd, OUT, V4L2_MEMORY_DMABUF, 1);
+	cr_assert_eq(qbuf_memory(fd, OUT, V4L2_MEMORY_DMABUF, NULL, memfd), 0);
+	cr_assert_eq(lseek(memfd, 0, SEEK_CUR), (off_t)sizeof(header));
+	close(memfd);
+	t->close(fd);
+}
+
 struct dq_arg {
 	int fd;
 	int err;
