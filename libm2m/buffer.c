@@ -116,14 +116,15 @@ static int buffer_setup(struct m2m_device *dev, struct m2m_buffer *buf,
 	if (ret < 0)
 		return ret;
 	memset(buf, 0, sizeof(*buf));
+	/* Refused before it is recorded: freeing walks num_planes planes. */
+	if (dev->mplane && v.length > M2M_MAX_PLANES)
+		return m2m_error(ENOTSUP, "VIDIOC_QUERYBUF on %s: %u planes, "
+				 "libm2m handles at most %d", dev->info.path,
+				 v.length, M2M_MAX_PLANES);
 	buf->queue = queue;
 	buf->index = index;
 	buf->memory = memory;
 	buf->num_planes = dev->mplane ? v.length : 1;
-	if (buf->num_planes > M2M_MAX_PLANES)
-		return m2m_error(ENOTSUP, "VIDIOC_QUERYBUF on %s: %u planes, "
-				 "libm2m handles at most %d", dev->info.path,
-				 buf->num_planes, M2M_MAX_PLANES);
 	for (p = 0; p < buf->num_planes; p++) {
 		uint32_t length = dev->mplane ? planes[p].length : v.length;
 		uint32_t offset = dev->mplane ? planes[p].m.mem_offset :

@@ -34,8 +34,8 @@ int m2m_enter(struct m2m_device *dev, const char *func)
 		return m2m_error(EINVAL, "%s: device handle is NULL", func);
 	ret = m2m_handle_get(&devices, (uintptr_t)dev, &h);
 	if (ret == -ENOENT)
-		return m2m_error(EINVAL, "%s: device handle is closed or invalid",
-				 func);
+		return m2m_error(EINVAL, "%s: device handle is closed or "
+				 "invalid", func);
 	if (ret < 0)
 		return closing_error(func);
 	pthread_mutex_lock(&dev->lock);
@@ -166,10 +166,10 @@ static const struct m2m_transport *node_transport(unsigned int flags)
 
 /*
  * Open path through tp and check that it is a streaming m2m node. The fd is
- * always non-blocking: blocking calls wait in poll, without the lock.
+ * always non-blocking: blocking calls wait in poll.
  */
-static int open_node(struct m2m_device **out, const char *path,
-		     const struct m2m_transport *tp, unsigned int flags)
+int m2m_open_via(struct m2m_device **out, const char *path,
+		 const struct m2m_transport *tp, unsigned int flags)
 {
 	struct v4l2_capability cap = { 0 };
 	struct m2m_device *dev;
@@ -264,8 +264,8 @@ static bool for_each_node(struct m2m_device **out, unsigned int flags,
 		if (!kept && !strncmp(nodes[i]->d_name, "video", 5)) {
 			snprintf(path, sizeof(path), "/dev/%.58s",
 				 nodes[i]->d_name);
-			if (open_node(&dev, path, node_transport(flags),
-				      flags) == 0) {
+			if (m2m_open_via(&dev, path, node_transport(flags),
+					 flags) == 0) {
 				kept = fn(dev, arg);
 				if (kept)
 					*out = dev;
@@ -293,7 +293,8 @@ static bool any_node(const struct m2m_device *dev, const void *arg)
 
 static int open_inprocess(struct m2m_device **out, unsigned int flags)
 {
-	return open_node(out, M2M_INPROCESS, &m2m_transport_inprocess, flags);
+	return m2m_open_via(out, M2M_INPROCESS, &m2m_transport_inprocess,
+			    flags);
 }
 
 int m2m_open_ext(struct m2m_device **out, const char *name,
@@ -316,7 +317,7 @@ int m2m_open_ext(struct m2m_device **out, const char *name,
 	if (!strcmp(name, M2M_INPROCESS))
 		return open_inprocess(out, flags);
 	if (strchr(name, '/'))
-		return open_node(out, name, node_transport(flags), flags);
+		return m2m_open_via(out, name, node_transport(flags), flags);
 	if (!strcmp(name, "auto")) {
 		if (for_each_node(out, flags, driver_is, "vhqv") ||
 		    for_each_node(out, flags, any_node, NULL))

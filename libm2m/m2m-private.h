@@ -97,6 +97,13 @@ int m2m_enter(struct m2m_device *dev, const char *func);
 	} while (0)
 int m2m_leave(struct m2m_device *dev, int ret);
 
+/*
+ * m2m_open() of path through a given transport; the library's tests use
+ * it to open a device through a transport of their own.
+ */
+int m2m_open_via(struct m2m_device **out, const char *path,
+		 const struct m2m_transport *tp, unsigned int flags);
+
 /* The V4L2 buffer type of a queue on this device. */
 enum v4l2_buf_type m2m_buf_type(const struct m2m_device *dev,
 				enum m2m_queue queue);
