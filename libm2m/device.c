@@ -19,10 +19,13 @@
  */
 static struct m2m_registry devices = M2M_REGISTRY_INIT;
 
-static int closing_error(const char *func)
+int m2m_refuse_handle(int ret, const char *what, const char *func)
 {
-	return m2m_error(EINVAL, "%s: the device was closed by another thread",
-			 func);
+	if (ret == -ENOENT)
+		return m2m_error(EINVAL, "%s: %s handle is closed or invalid",
+				 func, what);
+	return m2m_error(EINVAL, "%s: the %s was closed by another thread",
+			 func, what);
 }
 
 int m2m_enter(struct m2m_device *dev, const char *func)
@@ -32,23 +35,13 @@ int m2m_enter(struct m2m_device *dev, const char *func)
 
 	if (!dev)
 		return m2m_error(EINVAL, "%s: device handle is NULL", func);
-	ret = m2m_handle_get(&devices, (uintptr_t)dev, &h);
-	if (ret == -ENOENT)
-		return m2m_error(EINVAL, "%s: device handle is closed or "
-				 "invalid", func);
-	if (ret < 0)
-		return closing_error(func);
-	pthread_mutex_lock(&dev->lock);
-	/* Closed while this call waited for the lock. */
-	if (m2m_handle_closing(&dev->handle))
-		return m2m_leave(dev, closing_error(func));
-	return 0;
+	ret = m2m_handle_enter(&devices, (uintptr_t)dev, &h);
+	return ret ? m2m_refuse_handle(ret, "device", func) : 0;
 }
 
 int m2m_leave(struct m2m_device *dev, int ret)
 {
-	pthread_mutex_unlock(&dev->lock);
-	m2m_handle_put(&devices, &dev->handle);
+	m2m_handle_leave(&devices, &dev->handle);
 	return ret;
 }
 
@@ -226,7 +219,7 @@ int m2m_open_via(struct m2m_device **out, const char *path,
 	ret = m2m_controls_load(dev);
 	if (ret < 0)
 		goto err_free;
-	m2m_handle_add(&devices, &dev->handle, (uintptr_t)dev);
+	m2m_handle_add(&devices, &dev->handle, (uintptr_t)dev, &dev->lock);
 	*out = dev;
 	return 0;
 

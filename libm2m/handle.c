@@ -5,9 +5,10 @@
 #include "handle.h"
 
 void m2m_handle_add(struct m2m_registry *reg, struct m2m_handle *h,
-		    uintptr_t key)
+		    uintptr_t key, pthread_mutex_t *lock)
 {
 	h->key = key;
+	h->lock = lock;
 	h->users = 0;
 	h->closing = false;
 	pthread_mutex_lock(&reg->lock);
@@ -51,6 +52,27 @@ void m2m_handle_put(struct m2m_registry *reg, struct m2m_handle *h)
 	h->users--;
 	pthread_cond_broadcast(&reg->released);
 	pthread_mutex_unlock(&reg->lock);
+}
+
+int m2m_handle_enter(struct m2m_registry *reg, uintptr_t key,
+		     struct m2m_handle **out)
+{
+	int ret = m2m_handle_get(reg, key, out);
+
+	if (ret)
+		return ret;
+	pthread_mutex_lock((*out)->lock);
+	if (!m2m_handle_closing(*out))
+		return 0;
+	m2m_handle_leave(reg, *out);
+	*out = NULL;
+	return -ESHUTDOWN;
+}
+
+void m2m_handle_leave(struct m2m_registry *reg, struct m2m_handle *h)
+{
+	pthread_mutex_unlock(h->lock);
+	m2m_handle_put(reg, h);
 }
 
 struct m2m_handle *m2m_handle_close(struct m2m_registry *reg, uintptr_t key)

@@ -7,7 +7,9 @@
  *
  * - A call finds its handle by key in the registry and takes a reference
  *   (m2m_handle_get()); a key that is not listed (never opened, closed,
- *   forged) is refused without anything behind it being read.
+ *   forged) is refused without anything behind it being read. A handle
+ *   with a lock serialises its calls: m2m_handle_enter() takes the
+ *   reference and the lock, m2m_handle_leave() drops both.
  * - Closing (m2m_handle_close()) marks the handle closing: from then on
  *   m2m_handle_get() refuses it, and calls that hold a reference see
  *   m2m_handle_closing(). The closer then wakes the calls that wait (how
@@ -27,6 +29,7 @@
 
 struct m2m_handle {
 	uintptr_t key;		/* what calls name the handle by */
+	pthread_mutex_t *lock;	/* what enter takes, or NULL */
 	unsigned int users;	/* references: calls in flight, the closer */
 	bool closing;
 	struct m2m_handle *next;
@@ -46,9 +49,12 @@ struct m2m_registry {
 #define m2m_container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
-/* List a new handle under key; it cannot fail (the list is intrusive). */
+/*
+ * List a new handle under key, with the lock its calls take (or NULL); it
+ * cannot fail (the list is intrusive).
+ */
 void m2m_handle_add(struct m2m_registry *reg, struct m2m_handle *h,
-		    uintptr_t key);
+		    uintptr_t key, pthread_mutex_t *lock);
 
 /*
  * The handle listed under key, with a reference for the caller: 0,
@@ -59,6 +65,17 @@ int m2m_handle_get(struct m2m_registry *reg, uintptr_t key,
 
 /* Drop a reference m2m_handle_get() or m2m_handle_close() gave. */
 void m2m_handle_put(struct m2m_registry *reg, struct m2m_handle *h);
+
+/*
+ * m2m_handle_get(), then the handle's lock: 0, or -ENOENT, or -ESHUTDOWN
+ * when it is closing, also when it began closing while the call waited
+ * for the lock (nothing is then held).
+ */
+int m2m_handle_enter(struct m2m_registry *reg, uintptr_t key,
+		     struct m2m_handle **out);
+
+/* The end of a call m2m_handle_enter() began: unlock, drop the reference. */
+void m2m_handle_leave(struct m2m_registry *reg, struct m2m_handle *h);
 
 /*
  * Start closing the handle listed under key, with a reference for the

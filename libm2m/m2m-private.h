@@ -98,6 +98,12 @@ int m2m_enter(struct m2m_device *dev, const char *func);
 int m2m_leave(struct m2m_device *dev, int ret);
 
 /*
+ * The message for a call refused by m2m_handle_enter() (ret: -ENOENT or
+ * -ESHUTDOWN) on a handle of kind what ("device", "IR"): -EINVAL.
+ */
+int m2m_refuse_handle(int ret, const char *what, const char *func);
+
+/*
  * m2m_open() of path through a given transport; the library's tests use
  * it to open a device through a transport of their own.
  */

@@ -154,7 +154,8 @@ static int ip_open(const char *path, int flags)
 	err = ip_worker_start(ctx);
 	if (err)
 		goto err_free_ctx;
-	m2m_handle_add(&contexts, &ctx->handle, (uintptr_t)ctx->fd);
+	/* Its calls take ctx->lock themselves: waits drop it. */
+	m2m_handle_add(&contexts, &ctx->handle, (uintptr_t)ctx->fd, NULL);
 	return ctx->fd;
 
 err_free_ctx:
