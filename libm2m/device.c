@@ -24,8 +24,8 @@ int m2m_refuse_handle(int ret, const char *what, const char *func)
 	if (ret == -ENOENT)
 		return m2m_error(EINVAL, "%s: %s handle is closed or invalid",
 				 func, what);
-	return m2m_error(EINVAL, "%s: the %s was closed by another thread",
-			 func, what);
+	return m2m_error(EINVAL, "%s: the %s handle was closed by another "
+			 "thread", func, what);
 }
 
 int m2m_enter(struct m2m_device *dev, const char *func)

@@ -17,9 +17,14 @@
  * m2m_ir_protocol_from_name() translate, with the names lirc and
  * ir-ctl use ("nec", "nec-x", "rc-6-0", "sony-12", ...).
  *
- * The error convention and thread rules are libm2m's (m2m.h): negative
- * errno returns and m2m_last_error(); an IR handle is used by one thread
- * at a time.
+ * The error convention and thread rules are libm2m's (m2m.h, "Thread
+ * safety"): negative errno returns and m2m_last_error(); every function
+ * may be called from any thread. Calls on one handle are serialised,
+ * except that m2m_ir_read_scancode() and m2m_ir_read_raw() wait without
+ * the handle's lock, so that one thread may read while another sends.
+ * m2m_ir_close() from another thread ends those waits at once: they, and
+ * any call made on the closing handle, return -EINVAL; it frees the
+ * handle once they have returned.
  */
 #ifndef M2M_IR_H
 #define M2M_IR_H
@@ -74,7 +79,11 @@ M2M_EXPORT void m2m_ir_free_list(struct m2m_ir_info *list);
  */
 M2M_EXPORT int m2m_ir_open(struct m2m_ir **out, const char *name);
 
-/** Close an rc device. NULL is ignored. */
+/**
+ * Close an rc device. Reads other threads wait in end with -EINVAL, and
+ * the handle is freed once every call on it has returned. NULL, and a
+ * handle already closed, are ignored.
+ */
 M2M_EXPORT void m2m_ir_close(struct m2m_ir *ir);
 
 /** Describe an open rc device (its protocols as they are now). */
@@ -153,7 +162,8 @@ struct m2m_ir_scancode {
  * Read the next decoded scancode.
  * @param[out] sc     the scancode
  * @param timeout_ms  how long to wait: 0 not at all, -1 forever
- * @return 0, -ETIMEDOUT when none came in time, or a negative errno
+ * @return 0, -ETIMEDOUT when none came in time, -EINVAL when another
+ *         thread closes the handle meanwhile, or a negative errno
  */
 M2M_EXPORT int m2m_ir_read_scancode(struct m2m_ir *ir,
 				    struct m2m_ir_scancode *sc,
@@ -168,7 +178,8 @@ M2M_EXPORT int m2m_ir_read_scancode(struct m2m_ir *ir,
  * @param[out] values  where they go
  * @param max          room in values
  * @param timeout_ms   how long to wait for the first: 0, -1 forever
- * @return the number read (at least 1), -ETIMEDOUT, or a negative errno
+ * @return the number read (at least 1), -ETIMEDOUT, -EINVAL when another
+ *         thread closes the handle meanwhile, or a negative errno
  */
 M2M_EXPORT int m2m_ir_read_raw(struct m2m_ir *ir, uint32_t *values,
 			       size_t max, int timeout_ms);
