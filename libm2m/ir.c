@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,38 +42,41 @@ struct m2m_ir {
 static struct m2m_registry irs = M2M_REGISTRY_INIT;
 
 /*
- * Protocols: lirc's name of each enum rc_proto, and the sysfs name of the
- * kernel decoder that decodes it.
+ * Protocols: lirc's name of each enum rc_proto, the sysfs name of the
+ * kernel decoder that decodes it, and the bits its scancodes have: the
+ * kernel's scancode_bits (drivers/media/rc/rc-main.c), which has none for
+ * xmp and cec, whose decoders give 32 and 16 bits.
  */
 static const struct {
 	const char *name;
 	const char *decoder;
+	uint32_t scancode_bits;
 } protocols[] = {
-	[RC_PROTO_RC5] = { "rc-5", "rc-5" },
-	[RC_PROTO_RC5X_20] = { "rc-5x-20", "rc-5" },
-	[RC_PROTO_RC5_SZ] = { "rc-5-sz", "rc-5-sz" },
-	[RC_PROTO_JVC] = { "jvc", "jvc" },
-	[RC_PROTO_SONY12] = { "sony-12", "sony" },
-	[RC_PROTO_SONY15] = { "sony-15", "sony" },
-	[RC_PROTO_SONY20] = { "sony-20", "sony" },
-	[RC_PROTO_NEC] = { "nec", "nec" },
-	[RC_PROTO_NECX] = { "nec-x", "nec" },
-	[RC_PROTO_NEC32] = { "nec-32", "nec" },
-	[RC_PROTO_SANYO] = { "sanyo", "sanyo" },
-	[RC_PROTO_MCIR2_KBD] = { "mcir2-kbd", "mce_kbd" },
-	[RC_PROTO_MCIR2_MSE] = { "mcir2-mse", "mce_kbd" },
-	[RC_PROTO_RC6_0] = { "rc-6-0", "rc-6" },
-	[RC_PROTO_RC6_6A_20] = { "rc-6-6a-20", "rc-6" },
-	[RC_PROTO_RC6_6A_24] = { "rc-6-6a-24", "rc-6" },
-	[RC_PROTO_RC6_6A_32] = { "rc-6-6a-32", "rc-6" },
-	[RC_PROTO_RC6_MCE] = { "rc-6-mce", "rc-6" },
-	[RC_PROTO_SHARP] = { "sharp", "sharp" },
-	[RC_PROTO_XMP] = { "xmp", "xmp" },
-	[RC_PROTO_CEC] = { "cec", "cec" },
-	[RC_PROTO_IMON] = { "imon", "imon" },
-	[RC_PROTO_RCMM12] = { "rc-mm-12", "rc-mm" },
-	[RC_PROTO_RCMM24] = { "rc-mm-24", "rc-mm" },
-	[RC_PROTO_RCMM32] = { "rc-mm-32", "rc-mm" },
+	[RC_PROTO_RC5] = { "rc-5", "rc-5", 0x1f7f },
+	[RC_PROTO_RC5X_20] = { "rc-5x-20", "rc-5", 0x1f7f3f },
+	[RC_PROTO_RC5_SZ] = { "rc-5-sz", "rc-5-sz", 0x2fff },
+	[RC_PROTO_JVC] = { "jvc", "jvc", 0xffff },
+	[RC_PROTO_SONY12] = { "sony-12", "sony", 0x1f007f },
+	[RC_PROTO_SONY15] = { "sony-15", "sony", 0xff007f },
+	[RC_PROTO_SONY20] = { "sony-20", "sony", 0x1fff7f },
+	[RC_PROTO_NEC] = { "nec", "nec", 0xffff },
+	[RC_PROTO_NECX] = { "nec-x", "nec", 0xffffff },
+	[RC_PROTO_NEC32] = { "nec-32", "nec", 0xffffffff },
+	[RC_PROTO_SANYO] = { "sanyo", "sanyo", 0x1fffff },
+	[RC_PROTO_MCIR2_KBD] = { "mcir2-kbd", "mce_kbd", 0xffffff },
+	[RC_PROTO_MCIR2_MSE] = { "mcir2-mse", "mce_kbd", 0x1fffff },
+	[RC_PROTO_RC6_0] = { "rc-6-0", "rc-6", 0xffff },
+	[RC_PROTO_RC6_6A_20] = { "rc-6-6a-20", "rc-6", 0xfffff },
+	[RC_PROTO_RC6_6A_24] = { "rc-6-6a-24", "rc-6", 0xffffff },
+	[RC_PROTO_RC6_6A_32] = { "rc-6-6a-32", "rc-6", 0xffffffff },
+	[RC_PROTO_RC6_MCE] = { "rc-6-mce", "rc-6", 0xffff7fff },
+	[RC_PROTO_SHARP] = { "sharp", "sharp", 0x1fff },
+	[RC_PROTO_XMP] = { "xmp", "xmp", 0xffffffff },
+	[RC_PROTO_CEC] = { "cec", "cec", 0xffff },
+	[RC_PROTO_IMON] = { "imon", "imon", 0x7fffffff },
+	[RC_PROTO_RCMM12] = { "rc-mm-12", "rc-mm", 0x0fff },
+	[RC_PROTO_RCMM24] = { "rc-mm-24", "rc-mm", 0xffffff },
+	[RC_PROTO_RCMM32] = { "rc-mm-32", "rc-mm", 0xffffffff },
 };
 
 #define NUM_PROTOCOLS (sizeof(protocols) / sizeof(protocols[0]))
@@ -91,6 +95,64 @@ static void squash(char *out, size_t size, const char *name)
 		if (*name != '-' && *name != '_')
 			out[n++] = (char)tolower((unsigned char)*name);
 	out[n] = '\0';
+}
+
+uint64_t m2m_ir_scancode_bits(unsigned int protocol)
+{
+	return protocol < NUM_PROTOCOLS ? protocols[protocol].scancode_bits : 0;
+}
+
+/*
+ * The kernel's rc_validate_scancode(): scancodes within the bits that the
+ * decoders would give back as another protocol's. NULL, or why.
+ */
+static const char *decodes_as_another(unsigned int protocol,
+				      uint64_t scancode)
+{
+	switch (protocol) {
+	case RC_PROTO_NECX:
+		if (!((scancode >> 16 ^ ~(scancode >> 8)) & 0xff))
+			return "its address's low byte is its high byte "
+			       "inverted: a nec scancode";
+		break;
+	case RC_PROTO_NEC32:
+		if (!((scancode >> 8 ^ ~scancode) & 0xff))
+			return "its command's low byte is its high byte "
+			       "inverted: a nec or nec-x scancode";
+		break;
+	case RC_PROTO_RC6_MCE:
+		if ((scancode & 0xffff0000) != 0x800f0000)
+			return "it lacks the MCE customer code 0x800f in its "
+			       "top 16 bits";
+		break;
+	case RC_PROTO_RC6_6A_32:
+		if ((scancode & 0xffff0000) == 0x800f0000)
+			return "it has the MCE customer code 0x800f: an "
+			       "rc-6-mce scancode";
+		break;
+	}
+	return NULL;
+}
+
+int m2m_ir_check_scancode(unsigned int protocol, uint64_t scancode)
+{
+	uint64_t bits = m2m_ir_scancode_bits(protocol);
+	const char *why;
+
+	if (!bits)
+		return m2m_error(EINVAL, "m2m_ir_check_scancode: unknown IR "
+				 "protocol %u", protocol);
+	if (scancode & ~bits)
+		return m2m_error(ERANGE, "m2m_ir_check_scancode: 0x%" PRIx64
+				 " is out of the range of %s: its bits are "
+				 "0x%" PRIx64, scancode,
+				 protocols[protocol].name, bits);
+	why = decodes_as_another(protocol, scancode);
+	if (why)
+		return m2m_error(ERANGE, "m2m_ir_check_scancode: %s scancode "
+				 "0x%" PRIx64 ": %s", protocols[protocol].name,
+				 scancode, why);
+	return 0;
 }
 
 int m2m_ir_protocol_from_name(const char *name)
@@ -640,4 +702,10 @@ int m2m_ir_get_fd(struct m2m_ir *ir)
 {
 	IR_ENTER(ir);
 	return ir_leave(ir, ir->fd);
+}
+
+int m2m_ir_get_raw_fd(struct m2m_ir *ir)
+{
+	IR_ENTER(ir);
+	return ir_leave(ir, ir->raw_fd);
 }

@@ -95,6 +95,31 @@ M2M_EXPORT int m2m_ir_get_info(struct m2m_ir *ir, struct m2m_ir_info *info);
 M2M_EXPORT const char *m2m_ir_protocol_name(unsigned int protocol);
 
 /**
+ * The bits a protocol's scancodes may have (the kernel's scancode_bits in
+ * drivers/media/rc/rc-main.c; 32 bits for xmp and 16 for cec, which it
+ * does not bound), or 0 for a protocol libm2m does not know.
+ * @code
+ * m2m_ir_scancode_bits(RC_PROTO_RC5);     // 0x1f7f: 5 address, 7 command
+ * @endcode
+ */
+M2M_EXPORT uint64_t m2m_ir_scancode_bits(unsigned int protocol);
+
+/**
+ * Whether a protocol can carry a scancode: within its bits
+ * (m2m_ir_scancode_bits()) and not one the kernel refuses because it
+ * would decode as another protocol's (its rc_validate_scancode(): a nec-x
+ * address whose low byte is its high byte inverted is nec's, and so on).
+ * @return 0, -ERANGE with a message saying why not, or -EINVAL for an
+ *         unknown protocol
+ * @code
+ * if (m2m_ir_check_scancode(RC_PROTO_NECX, sc) < 0)
+ *         fprintf(stderr, "%s\n", m2m_last_error());
+ * @endcode
+ */
+M2M_EXPORT int m2m_ir_check_scancode(unsigned int protocol,
+				     uint64_t scancode);
+
+/**
  * A protocol by name, as m2m_ir_protocol_name() gives it (any case; also
  * ir-ctl's spellings without the dash, e.g. "sony12", "rc6_0").
  * @return the enum rc_proto value, or -EINVAL
@@ -149,6 +174,15 @@ M2M_EXPORT int m2m_ir_send_scancode(struct m2m_ir *ir, unsigned int protocol,
 M2M_EXPORT int m2m_ir_encode(uint32_t *durations, size_t max,
 			     unsigned int protocol, uint32_t scancode);
 
+/**
+ * The protocols m2m_ir_encode() encodes, as 1 << enum rc_proto bits.
+ * @code
+ * if (m2m_ir_encoders() & 1ull << RC_PROTO_RC5)
+ *         n = m2m_ir_encode(pulses, 128, RC_PROTO_RC5, 0x1e05);
+ * @endcode
+ */
+M2M_EXPORT uint64_t m2m_ir_encoders(void);
+
 /** A decoded scancode (lirc's struct lirc_scancode). */
 struct m2m_ir_scancode {
 	uint64_t timestamp_ns; /**< When it was decoded (CLOCK_MONOTONIC). */
@@ -189,6 +223,17 @@ M2M_EXPORT int m2m_ir_read_raw(struct m2m_ir *ir, uint32_t *values,
  * scancode. Owned by the handle.
  */
 M2M_EXPORT int m2m_ir_get_fd(struct m2m_ir *ir);
+
+/**
+ * An fd for event loops: readable when m2m_ir_read_raw() has timings
+ * (its own lirc file, apart from the scancodes'). Owned by the handle.
+ * @code
+ * struct pollfd pfd = { .fd = m2m_ir_get_raw_fd(ir), .events = POLLIN };
+ * if (poll(&pfd, 1, 1000) == 1)
+ *         n = m2m_ir_read_raw(ir, values, 512, 0);
+ * @endcode
+ */
+M2M_EXPORT int m2m_ir_get_raw_fd(struct m2m_ir *ir);
 
 #ifdef __cplusplus
 }

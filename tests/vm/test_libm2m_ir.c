@@ -232,6 +232,24 @@ Test(libm2m_ir, bad_input_gets_lircs_codes_and_a_message)
 			   "%s", m2m_last_error());
 }
 
+Test(libm2m_ir, the_raw_fd_is_readable_with_timings)
+{
+	struct pollfd pfd = { .fd = m2m_ir_get_raw_fd(ir), .events = POLLIN };
+	uint32_t d[256], got[512];
+	int count;
+
+	cr_assert_geq(pfd.fd, 0, "%s", m2m_last_error());
+	cr_assert_neq(pfd.fd, m2m_ir_get_fd(ir));
+	while (m2m_ir_read_raw(ir, got, 512, 0) > 0)
+		;
+	cr_assert_eq(poll(&pfd, 1, 0), 0);
+	count = m2m_ir_encode(d, 256, RC_PROTO_NEC, 0x12);
+	OK(count);
+	OK(m2m_ir_send_raw(ir, d, (size_t)count));
+	cr_assert_eq(poll(&pfd, 1, 2000), 1);
+	OK(m2m_ir_read_raw(ir, got, 512, 0));
+}
+
 /* m2m_ir_list()'s reallocations fail while this is set (realloc below). */
 enum { REALLOC_WORKS, REALLOC_FAILS_FOR_ALL, REALLOC_FAILS_FOR_LIBM2M };
 static _Thread_local int realloc_mode;
