@@ -254,15 +254,25 @@ out:
 	return buf;
 }
 
-/* Whether buf is one of dev's buffers (and not a copy or a stale one). */
+/*
+ * Whether buf is one of dev's buffers (and not a copy or a stale one).
+ * Only its address is looked at: a stale one may point into memory that
+ * another thread's call freed.
+ */
 static bool owns(const struct m2m_device *dev, const struct m2m_buffer *buf)
 {
-	const struct m2m_queue_state *q;
+	uintptr_t p = (uintptr_t)buf;
+	int q;
 
-	if (buf->queue != M2M_QUEUE_OUTPUT && buf->queue != M2M_QUEUE_CAPTURE)
-		return false;
-	q = &dev->queues[buf->queue];
-	return q->count && buf >= q->buffers && buf < q->buffers + q->count;
+	for (q = M2M_QUEUE_OUTPUT; q <= M2M_QUEUE_CAPTURE; q++) {
+		uintptr_t first = (uintptr_t)dev->queues[q].buffers;
+		size_t n = dev->queues[q].count;
+
+		if (n && p >= first && p < first + n * sizeof(*buf) &&
+		    (p - first) % sizeof(*buf) == 0)
+			return true;
+	}
+	return false;
 }
 
 int m2m_queue_buffer_locked(struct m2m_device *dev, struct m2m_buffer *buf)

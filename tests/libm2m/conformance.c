@@ -957,6 +957,25 @@ Test(stream, misuse_of_buffers_is_refused)
 	cr_assert_eq(m2m_alloc_buffers(dev, M2M_QUEUE_OUTPUT, 3, 1), -EINVAL);
 }
 
+/*
+ * A buffer kept after its queue's buffers were freed (by this thread, or
+ * by another thread's m2m_set_format()) is refused by its address alone,
+ * its freed memory never read.
+ */
+Test(stream, a_buffer_of_freed_buffers_is_refused_unread)
+{
+	struct m2m_buffer *stale;
+	int fd;
+
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	alloc_both(M2M_MEMORY_MMAP, 1);
+	stale = m2m_get_buffer(dev, M2M_QUEUE_OUTPUT, 0);
+	OK(m2m_free_buffers(dev, M2M_QUEUE_OUTPUT));
+	cr_assert_eq(m2m_queue_buffer(dev, stale), -EINVAL);
+	cr_assert_not_null(strstr(m2m_last_error(), "not a buffer of"));
+	cr_assert_eq(m2m_export_buffer(dev, &fd, stale, 0), -EINVAL);
+}
+
 Test(stream, stopping_returns_the_buffers)
 {
 	set_formats("RGB24", W, H, "RGB24", W, H);
@@ -1344,6 +1363,7 @@ Test(thread, converts_from_two_threads_each_get_their_own_frame)
 
 struct waiter {
 	pthread_t thread;
+	struct m2m_device *dev;
 	bool dequeue;		/* m2m_dequeue_buffer(), else m2m_wait() */
 	int ret;
 	char message[256];
@@ -1356,8 +1376,9 @@ static void *wait_blocked(void *arg)
 	struct m2m_buffer *b;
 	unsigned int ready;
 
-	w->ret = w->dequeue ? m2m_dequeue_buffer(dev, &b, M2M_QUEUE_CAPTURE) :
-			      m2m_wait(dev, &ready, -1);
+	w->ret = w->dequeue ? m2m_dequeue_buffer(w->dev, &b,
+						 M2M_QUEUE_CAPTURE) :
+			      m2m_wait(w->dev, &ready, -1);
 	snprintf(w->message, sizeof(w->message), "%s", m2m_last_error());
 	w->returned_ms = now_ms();
 	return NULL;
@@ -1367,8 +1388,7 @@ static void *wait_blocked(void *arg)
  * come (CAPTURE is queued, OUTPUT is not): the wait ends at once. */
 static void close_during_wait(bool dequeue)
 {
-	struct waiter w = { .dequeue = dequeue };
-	struct m2m_device *closing = dev;
+	struct waiter w = { .dev = dev, .dequeue = dequeue };
 	uint64_t closed_ms;
 
 	set_formats("RGB24", W, H, "RGB24", W, H);
@@ -1378,9 +1398,9 @@ static void close_during_wait(bool dequeue)
 	cr_assert_eq(pthread_create(&w.thread, NULL, wait_blocked, &w), 0);
 	usleep(200000);
 	closed_ms = now_ms();
-	dev = NULL;
-	m2m_close(closing);
+	m2m_close(w.dev);
 	pthread_join(w.thread, NULL);
+	dev = NULL;
 	cr_assert_eq(w.ret, -EINVAL, "%d: %s", w.ret, w.message);
 	cr_assert_not_null(strstr(w.message, "closed"), "%s", w.message);
 	cr_assert_lt(w.returned_ms - closed_ms, 2000,

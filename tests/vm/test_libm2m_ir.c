@@ -303,6 +303,7 @@ static uint64_t now_ms(void)
 
 struct reader {
 	pthread_t thread;
+	struct m2m_ir *ir;
 	bool raw;
 	int ret;
 	struct m2m_ir_scancode sc;
@@ -315,8 +316,8 @@ static void *read_forever(void *arg)
 	struct reader *r = arg;
 	uint32_t values[64];
 
-	r->ret = r->raw ? m2m_ir_read_raw(ir, values, 64, -1) :
-			  m2m_ir_read_scancode(ir, &r->sc, -1);
+	r->ret = r->raw ? m2m_ir_read_raw(r->ir, values, 64, -1) :
+			  m2m_ir_read_scancode(r->ir, &r->sc, -1);
 	snprintf(r->message, sizeof(r->message), "%s", m2m_last_error());
 	r->returned_ms = now_ms();
 	return NULL;
@@ -328,7 +329,7 @@ static void *read_forever(void *arg)
  * sending it. */
 Test(libm2m_ir, one_thread_reads_while_another_sends, .timeout = 30)
 {
-	struct reader r = { 0 };
+	struct reader r = { .ir = ir };
 
 	OK(m2m_ir_set_protocols(ir, BIT(RC_PROTO_NEC)));
 	cr_assert_eq(pthread_create(&r.thread, NULL, read_forever, &r), 0);
@@ -342,8 +343,7 @@ Test(libm2m_ir, one_thread_reads_while_another_sends, .timeout = 30)
 /* m2m_ir_close() from another thread ends reads without a timeout. */
 static void close_during_read(bool raw)
 {
-	struct reader r = { .raw = raw };
-	struct m2m_ir *closing = ir;
+	struct reader r = { .ir = ir, .raw = raw };
 	uint64_t closed_ms;
 
 	/* Nothing decodes (or comes back raw) while nothing is sent. */
@@ -352,13 +352,13 @@ static void close_during_read(bool raw)
 	cr_assert_eq(pthread_create(&r.thread, NULL, read_forever, &r), 0);
 	usleep(200000);
 	closed_ms = now_ms();
-	ir = NULL;
-	m2m_ir_close(closing);
+	m2m_ir_close(r.ir);
 	pthread_join(r.thread, NULL);
+	ir = NULL;
 	cr_assert_eq(r.ret, -EINVAL, "%d: %s", r.ret, r.message);
 	cr_assert_not_null(strstr(r.message, "closed"), "%s", r.message);
 	cr_assert_lt(r.returned_ms - closed_ms, 2000);
-	cr_assert_eq(m2m_ir_get_fd(closing), -EINVAL);
+	cr_assert_eq(m2m_ir_get_fd(r.ir), -EINVAL);
 	cr_assert_not_null(strstr(m2m_last_error(), "closed or invalid"));
 }
 
