@@ -90,22 +90,23 @@ int m2m_poll_device(struct m2m_device *dev, short events, int timeout_ms,
 		    enum m2m_wait_lock lock)
 {
 	short revents = 0;
-	int n;
+	int n, err;
 
 	if (lock == M2M_WAIT_UNLOCKED)
 		pthread_mutex_unlock(&dev->lock);
 	do
 		n = dev->tp->poll(dev->fd, events, &revents, timeout_ms);
 	while (n < 0 && errno == EINTR);
+	err = errno;
 	if (lock == M2M_WAIT_UNLOCKED)
 		pthread_mutex_lock(&dev->lock);
 	/* m2m_close() interrupted the wait; it waits for this call. */
-	if ((n < 0 && errno == ECANCELED) || m2m_handle_closing(&dev->handle))
-		return m2m_error(EINVAL, "poll on %s: the device was closed by "
-				 "another thread", dev->info.path);
+	if ((n < 0 && err == ECANCELED) || m2m_handle_closing(&dev->handle))
+		return m2m_error(EINVAL, "poll on %s: the device handle was "
+				 "closed by another thread", dev->info.path);
 	if (n < 0)
-		return m2m_error(errno, "poll on %s: %s", dev->info.path,
-				 strerror(errno));
+		return m2m_error(err, "poll on %s: %s", dev->info.path,
+				 strerror(err));
 	return n == 0 ? 0 : revents;
 }
 

@@ -113,6 +113,10 @@ typedef void (*m2m_log_fn)(enum m2m_log_level level, const char *message,
 
 /**
  * Send log messages up to max_level to fn (NULL: no logging, the default).
+ * The callback runs in the thread whose call logs. Once this returns, the
+ * callback it replaced runs no more, in any thread, and its payload may be
+ * freed: it waits for calls of it in progress (called from inside a
+ * callback, it does not wait).
  *
  * @code
  * static void log_to_stderr(enum m2m_log_level l, const char *m, void *p)

@@ -390,3 +390,57 @@ Test(stress, close_races_calls_and_ends_waits, .timeout = 120)
 		rounds++;
 	}
 }
+
+/*
+ * The log callback: once m2m_set_log_callback() has replaced it, it runs
+ * no more, in any thread, so that its payload may be freed. Threads log
+ * errors all along; each call of the callback takes a while.
+ */
+static atomic_bool log_cleared;
+static atomic_uint log_calls, log_late;
+
+static void slow_callback(enum m2m_log_level level, const char *message,
+			  void *payload)
+{
+	(void)level;
+	(void)message;
+	(void)payload;
+	atomic_fetch_add(&log_calls, 1);
+	usleep(500);
+	if (atomic_load(&log_cleared))
+		atomic_fetch_add(&log_late, 1);
+}
+
+static void *logs_errors(void *arg)
+{
+	struct racer *r = arg;
+
+	while (!atomic_load(r->stop)) {
+		m2m_format_init(NULL, V4L2_PIX_FMT_RGB24, W, H);
+		r->calls++;
+	}
+	return NULL;
+}
+
+Test(stress, log_callback_runs_no_more_once_replaced, .timeout = 60)
+{
+	struct racer r[3] = { 0 };
+	atomic_bool stop = false;
+
+	m2m_set_log_callback(slow_callback, M2M_LOG_ERROR, NULL);
+	for (unsigned int i = 0; i < 3; i++) {
+		r[i].stop = &stop;
+		cr_assert_eq(pthread_create(&r[i].thread, NULL, logs_errors,
+					    &r[i]), 0);
+	}
+	usleep(100000);
+	m2m_set_log_callback(NULL, M2M_LOG_ERROR, NULL);
+	atomic_store(&log_cleared, true);
+	usleep(50000);
+	atomic_store(&stop, true);
+	for (unsigned int i = 0; i < 3; i++)
+		pthread_join(r[i].thread, NULL);
+	cr_assert_gt(atomic_load(&log_calls), 0);
+	cr_assert_eq(atomic_load(&log_late), 0, "the callback ran %u times "
+		     "after it was replaced", atomic_load(&log_late));
+}
