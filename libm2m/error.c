@@ -18,16 +18,6 @@ static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static m2m_log_fn log_fn;
 static enum m2m_log_level log_max_level;
 static void *log_payload;
-/*
- * Calls of the callback running, and a replacement waiting for them: it
- * returns only once the callback it replaced runs nowhere, so that the
- * application may free what it was given. Meanwhile no call starts but
- * those from inside the callback, which must not wait for themselves.
- */
-static unsigned int log_running;
-static bool log_replacing;
-static pthread_cond_t log_idle = PTHREAD_COND_INITIALIZER;
-static _Thread_local unsigned int in_callback;
 
 const char *m2m_last_error(void)
 {
@@ -41,14 +31,6 @@ void m2m_set_log_callback(m2m_log_fn fn, enum m2m_log_level max_level,
 	log_fn = fn;
 	log_max_level = max_level;
 	log_payload = payload;
-	/* From inside the callback, waiting would be for this very call. */
-	if (!in_callback) {
-		log_replacing = true;
-		while (log_running)
-			pthread_cond_wait(&log_idle, &log_lock);
-		log_replacing = false;
-		pthread_cond_broadcast(&log_idle);
-	}
 	pthread_mutex_unlock(&log_lock);
 }
 
@@ -58,22 +40,11 @@ static void log_message(enum m2m_log_level level, const char *message)
 	void *payload;
 
 	pthread_mutex_lock(&log_lock);
-	while (log_replacing && !in_callback)
-		pthread_cond_wait(&log_idle, &log_lock);
 	fn = level <= log_max_level ? log_fn : NULL;
 	payload = log_payload;
+	pthread_mutex_unlock(&log_lock);
 	if (fn)
-		log_running++;
-	pthread_mutex_unlock(&log_lock);
-	if (!fn)
-		return;
-	in_callback++;
-	fn(level, message, payload);
-	in_callback--;
-	pthread_mutex_lock(&log_lock);
-	if (!--log_running)
-		pthread_cond_broadcast(&log_idle);
-	pthread_mutex_unlock(&log_lock);
+		fn(level, message, payload);
 }
 
 void m2m_log(enum m2m_log_level level, const char *fmt, ...)

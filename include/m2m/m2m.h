@@ -113,10 +113,11 @@ typedef void (*m2m_log_fn)(enum m2m_log_level level, const char *message,
 
 /**
  * Send log messages up to max_level to fn (NULL: no logging, the default).
- * The callback runs in the thread whose call logs. Once this returns, the
- * callback it replaced runs no more, in any thread, and its payload may be
- * freed: it waits for calls of it in progress (called from inside a
- * callback, it does not wait).
+ * The callback runs in the thread whose call logs, without any lock of
+ * libm2m held. Calls of the callback this one replaces that have already
+ * started in other threads finish after it returns: keep what their
+ * payload points to alive until they have (a binding checks, under its
+ * own lock, that its callback is still the one set).
  *
  * @code
  * static void log_to_stderr(enum m2m_log_level l, const char *m, void *p)
