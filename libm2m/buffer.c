@@ -4,7 +4,7 @@
  * (the application sees struct m2m_buffer whatever the node uses),
  * EXPBUF, STREAMON/OFF, and draining with ENC_CMD. A blocking dequeue
  * waits in poll() without the device lock, so other threads keep using
- * the device meanwhile.
+ * the device meanwhile (m2m_convert() waits with it).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -116,14 +116,15 @@ static int buffer_setup(struct m2m_device *dev, struct m2m_buffer *buf,
 	if (ret < 0)
 		return ret;
 	memset(buf, 0, sizeof(*buf));
+	/* Refused before it is recorded: freeing walks num_planes planes. */
+	if (dev->mplane && v.length > M2M_MAX_PLANES)
+		return m2m_error(ENOTSUP, "VIDIOC_QUERYBUF on %s: %u planes, "
+				 "libm2m handles at most %d", dev->info.path,
+				 v.length, M2M_MAX_PLANES);
 	buf->queue = queue;
 	buf->index = index;
 	buf->memory = memory;
 	buf->num_planes = dev->mplane ? v.length : 1;
-	if (buf->num_planes > M2M_MAX_PLANES)
-		return m2m_error(ENOTSUP, "VIDIOC_QUERYBUF on %s: %u planes, "
-				 "libm2m handles at most %d", dev->info.path,
-				 buf->num_planes, M2M_MAX_PLANES);
 	for (p = 0; p < buf->num_planes; p++) {
 		uint32_t length = dev->mplane ? planes[p].length : v.length;
 		uint32_t offset = dev->mplane ? planes[p].m.mem_offset :
@@ -253,15 +254,25 @@ out:
 	return buf;
 }
 
-/* Whether buf is one of dev's buffers (and not a copy or a stale one). */
+/*
+ * Whether buf is one of dev's buffers (and not a copy or a stale one).
+ * Only its address is looked at: a stale one may point into memory that
+ * another thread's call freed.
+ */
 static bool owns(const struct m2m_device *dev, const struct m2m_buffer *buf)
 {
-	const struct m2m_queue_state *q;
+	uintptr_t p = (uintptr_t)buf;
+	int q;
 
-	if (buf->queue != M2M_QUEUE_OUTPUT && buf->queue != M2M_QUEUE_CAPTURE)
-		return false;
-	q = &dev->queues[buf->queue];
-	return q->count && buf >= q->buffers && buf < q->buffers + q->count;
+	for (q = M2M_QUEUE_OUTPUT; q <= M2M_QUEUE_CAPTURE; q++) {
+		uintptr_t first = (uintptr_t)dev->queues[q].buffers;
+		size_t n = dev->queues[q].count;
+
+		if (n && p >= first && p < first + n * sizeof(*buf) &&
+		    (p - first) % sizeof(*buf) == 0)
+			return true;
+	}
+	return false;
 }
 
 int m2m_queue_buffer_locked(struct m2m_device *dev, struct m2m_buffer *buf)
@@ -348,7 +359,8 @@ static struct m2m_buffer *dequeued(struct m2m_device *dev,
 }
 
 int m2m_dequeue_buffer_locked(struct m2m_device *dev, struct m2m_buffer **out,
-			      enum m2m_queue queue, int timeout_ms)
+			      enum m2m_queue queue, int timeout_ms,
+			      enum m2m_wait_lock lock)
 {
 	short want = queue == M2M_QUEUE_OUTPUT ? POLLOUT : POLLIN;
 	struct v4l2_plane planes[VIDEO_MAX_PLANES];
@@ -368,7 +380,7 @@ int m2m_dequeue_buffer_locked(struct m2m_device *dev, struct m2m_buffer **out,
 		ret = m2m_xioctl_quiet(dev, VIDIOC_DQBUF, &v);
 		if (ret != -EAGAIN || dev->flags & M2M_OPEN_NONBLOCK)
 			break;
-		revents = m2m_poll_unlocked(dev, want, timeout_ms);
+		revents = m2m_poll_device(dev, want, timeout_ms, lock);
 		if (revents < 0)
 			return revents;
 		if (revents == 0)
@@ -412,7 +424,8 @@ int m2m_dequeue_buffer(struct m2m_device *dev, struct m2m_buffer **out,
 	M2M_ENTER(dev);
 	ret = m2m_check_queue(queue, __func__);
 	if (ret == 0)
-		ret = m2m_dequeue_buffer_locked(dev, out, queue, -1);
+		ret = m2m_dequeue_buffer_locked(dev, out, queue, -1,
+						M2M_WAIT_UNLOCKED);
 	return m2m_leave(dev, ret);
 }
 

@@ -2,7 +2,9 @@
 /*
  * One-call conversion: one MMAP buffer per queue, allocated and started on
  * first use and kept until a format changes or the device is closed, on
- * top of the streaming calls of buffer.c.
+ * top of the streaming calls of buffer.c. A conversion is one call: it
+ * keeps the device's lock while it waits for its frame, so calls from
+ * other threads come before or after it.
  */
 #include <errno.h>
 #include <string.h>
@@ -79,12 +81,16 @@ static int convert(struct m2m_device *dev, void *dst, size_t dst_size,
 	ret = m2m_queue_buffer_locked(dev, in);
 	if (ret == 0)
 		ret = m2m_queue_buffer_locked(dev, out);
+	/* With the lock held throughout: no other call may free or refill
+	 * the buffers before their frame is copied out. */
 	if (ret == 0)
 		ret = m2m_dequeue_buffer_locked(dev, &done, M2M_QUEUE_CAPTURE,
-						CONVERT_TIMEOUT_MS);
+						CONVERT_TIMEOUT_MS,
+						M2M_WAIT_LOCKED);
 	if (ret == 0)
 		ret = m2m_dequeue_buffer_locked(dev, &done, M2M_QUEUE_OUTPUT,
-						CONVERT_TIMEOUT_MS);
+						CONVERT_TIMEOUT_MS,
+						M2M_WAIT_LOCKED);
 	if (ret < 0) {
 		/* Freeing stops streaming, which returns what the device
 		 * still holds; the next call starts afresh. */

@@ -13,65 +13,36 @@
 #include "m2m-private.h"
 
 /*
- * Every open handle is listed here, so that a call with a closed or bogus
- * handle is refused with -EINVAL instead of touching freed memory.
+ * Every open device is listed here (handle.h), so that a call with a
+ * closed or forged handle is refused with -EINVAL instead of touching
+ * freed memory, and m2m_close() frees a device only once no call uses it.
  */
-struct handle_entry {
-	const struct m2m_device *dev;
-	struct handle_entry *next;
-};
+static struct m2m_registry devices = M2M_REGISTRY_INIT;
 
-static pthread_mutex_t handles_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct handle_entry *handles;
-
-static int handle_add(const struct m2m_device *dev)
+int m2m_refuse_handle(int ret, const char *what, const char *func)
 {
-	struct handle_entry *e = malloc(sizeof(*e));
-
-	if (!e)
-		return m2m_error(ENOMEM, "m2m_open: out of memory");
-	pthread_mutex_lock(&handles_lock);
-	e->dev = dev;
-	e->next = handles;
-	handles = e;
-	pthread_mutex_unlock(&handles_lock);
-	return 0;
-}
-
-/* Remove dev from the registry; false when it was not there. */
-static bool handle_remove(const struct m2m_device *dev)
-{
-	struct handle_entry **p, *e = NULL;
-
-	pthread_mutex_lock(&handles_lock);
-	for (p = &handles; *p; p = &(*p)->next) {
-		if ((*p)->dev == dev) {
-			e = *p;
-			*p = e->next;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&handles_lock);
-	free(e);
-	return e != NULL;
+	if (ret == -ENOENT)
+		return m2m_error(EINVAL, "%s: %s handle is closed or invalid",
+				 func, what);
+	return m2m_error(EINVAL, "%s: the %s handle was closed by another "
+			 "thread", func, what);
 }
 
 int m2m_enter(struct m2m_device *dev, const char *func)
 {
-	const struct handle_entry *e;
-	bool found = false;
+	struct m2m_handle *h;
+	int ret;
 
 	if (!dev)
 		return m2m_error(EINVAL, "%s: device handle is NULL", func);
-	pthread_mutex_lock(&handles_lock);
-	for (e = handles; e && !found; e = e->next)
-		found = e->dev == dev;
-	pthread_mutex_unlock(&handles_lock);
-	if (!found)
-		return m2m_error(EINVAL, "%s: device handle is closed or invalid",
-				 func);
-	pthread_mutex_lock(&dev->lock);
-	return 0;
+	ret = m2m_handle_enter(&devices, (uintptr_t)dev, &h);
+	return ret ? m2m_refuse_handle(ret, "device", func) : 0;
+}
+
+int m2m_leave(struct m2m_device *dev, int ret)
+{
+	m2m_handle_leave(&devices, &dev->handle);
+	return ret;
 }
 
 int m2m_check_queue(enum m2m_queue queue, const char *func)
@@ -115,19 +86,27 @@ int m2m_xioctl(struct m2m_device *dev, unsigned long request,
 	return ret;
 }
 
-int m2m_poll_unlocked(struct m2m_device *dev, short events, int timeout_ms)
+int m2m_poll_device(struct m2m_device *dev, short events, int timeout_ms,
+		    enum m2m_wait_lock lock)
 {
 	short revents = 0;
-	int n;
+	int n, err;
 
-	pthread_mutex_unlock(&dev->lock);
+	if (lock == M2M_WAIT_UNLOCKED)
+		pthread_mutex_unlock(&dev->lock);
 	do
 		n = dev->tp->poll(dev->fd, events, &revents, timeout_ms);
 	while (n < 0 && errno == EINTR);
-	pthread_mutex_lock(&dev->lock);
+	err = errno;
+	if (lock == M2M_WAIT_UNLOCKED)
+		pthread_mutex_lock(&dev->lock);
+	/* m2m_close() interrupted the wait; it waits for this call. */
+	if ((n < 0 && err == ECANCELED) || m2m_handle_closing(&dev->handle))
+		return m2m_error(EINVAL, "poll on %s: the device handle was "
+				 "closed by another thread", dev->info.path);
 	if (n < 0)
-		return m2m_error(errno, "poll on %s: %s", dev->info.path,
-				 strerror(errno));
+		return m2m_error(err, "poll on %s: %s", dev->info.path,
+				 strerror(err));
 	return n == 0 ? 0 : revents;
 }
 
@@ -181,10 +160,10 @@ static const struct m2m_transport *node_transport(unsigned int flags)
 
 /*
  * Open path through tp and check that it is a streaming m2m node. The fd is
- * always non-blocking: blocking calls wait in poll, without the lock.
+ * always non-blocking: blocking calls wait in poll.
  */
-static int open_node(struct m2m_device **out, const char *path,
-		     const struct m2m_transport *tp, unsigned int flags)
+int m2m_open_via(struct m2m_device **out, const char *path,
+		 const struct m2m_transport *tp, unsigned int flags)
 {
 	struct v4l2_capability cap = { 0 };
 	struct m2m_device *dev;
@@ -241,9 +220,7 @@ static int open_node(struct m2m_device **out, const char *path,
 	ret = m2m_controls_load(dev);
 	if (ret < 0)
 		goto err_free;
-	ret = handle_add(dev);
-	if (ret < 0)
-		goto err_free;
+	m2m_handle_add(&devices, &dev->handle, (uintptr_t)dev, &dev->lock);
 	*out = dev;
 	return 0;
 
@@ -281,8 +258,8 @@ static bool for_each_node(struct m2m_device **out, unsigned int flags,
 		if (!kept && !strncmp(nodes[i]->d_name, "video", 5)) {
 			snprintf(path, sizeof(path), "/dev/%.58s",
 				 nodes[i]->d_name);
-			if (open_node(&dev, path, node_transport(flags),
-				      flags) == 0) {
+			if (m2m_open_via(&dev, path, node_transport(flags),
+					 flags) == 0) {
 				kept = fn(dev, arg);
 				if (kept)
 					*out = dev;
@@ -310,7 +287,8 @@ static bool any_node(const struct m2m_device *dev, const void *arg)
 
 static int open_inprocess(struct m2m_device **out, unsigned int flags)
 {
-	return open_node(out, M2M_INPROCESS, &m2m_transport_inprocess, flags);
+	return m2m_open_via(out, M2M_INPROCESS, &m2m_transport_inprocess,
+			    flags);
 }
 
 int m2m_open_ext(struct m2m_device **out, const char *name,
@@ -333,7 +311,7 @@ int m2m_open_ext(struct m2m_device **out, const char *name,
 	if (!strcmp(name, M2M_INPROCESS))
 		return open_inprocess(out, flags);
 	if (strchr(name, '/'))
-		return open_node(out, name, node_transport(flags), flags);
+		return m2m_open_via(out, name, node_transport(flags), flags);
 	if (!strcmp(name, "auto")) {
 		if (for_each_node(out, flags, driver_is, "vhqv") ||
 		    for_each_node(out, flags, any_node, NULL))
@@ -353,14 +331,19 @@ int m2m_open(struct m2m_device **out, const char *name)
 
 void m2m_close(struct m2m_device *dev)
 {
+	struct m2m_handle *h;
 	int q;
 
-	if (!dev || !handle_remove(dev))
+	h = dev ? m2m_handle_close(&devices, (uintptr_t)dev) : NULL;
+	if (!h)
 		return;
-	pthread_mutex_lock(&dev->lock);
+	/* Calls waiting on the device end now; calls waiting for its lock
+	 * fail when they have it. */
+	dev->tp->interrupt(dev->fd);
+	m2m_handle_drain(&devices, h);
+	/* No other thread can reach the device any more. */
 	for (q = M2M_QUEUE_OUTPUT; q <= M2M_QUEUE_CAPTURE; q++)
 		m2m_free_buffers_locked(dev, q);
-	pthread_mutex_unlock(&dev->lock);
 	device_free(dev);
 }
 
@@ -473,7 +456,7 @@ int m2m_wait_for(struct m2m_device *dev, unsigned int *ready,
 	if (!events)
 		return m2m_leave(dev, m2m_error(EINVAL, "m2m_wait_for: wanted "
 				 "0x%x names nothing to wait for", wanted));
-	revents = m2m_poll_unlocked(dev, events, timeout_ms);
+	revents = m2m_poll_device(dev, events, timeout_ms, M2M_WAIT_UNLOCKED);
 	if (revents < 0)
 		return m2m_leave(dev, revents);
 	*ready = ready_from_poll(revents);

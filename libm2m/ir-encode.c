@@ -6,6 +6,7 @@
  * decoder.c), so that the kernel's decoders give the scancode back.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <linux/lirc.h>
 
@@ -133,42 +134,30 @@ static void sony12(struct pulses *p, uint32_t scancode)
 	}
 }
 
+#define BIT(protocol) (1ull << (protocol))
+
+uint64_t m2m_ir_encoders(void)
+{
+	return BIT(RC_PROTO_NEC) | BIT(RC_PROTO_NECX) | BIT(RC_PROTO_NEC32) |
+	       BIT(RC_PROTO_RC5) | BIT(RC_PROTO_RC6_0) | BIT(RC_PROTO_SONY12);
+}
+
 int m2m_ir_encode(uint32_t *durations, size_t max, unsigned int protocol,
 		  uint32_t scancode)
 {
 	struct pulses p = { .d = durations, .max = max };
-	uint32_t mask;
+	uint64_t mask = m2m_ir_scancode_bits(protocol);
 
-	switch (protocol) {
-	case RC_PROTO_NEC:
-		mask = 0xffff;
-		break;
-	case RC_PROTO_NECX:
-		mask = 0xffffff;
-		break;
-	case RC_PROTO_NEC32:
-		mask = 0xffffffff;
-		break;
-	case RC_PROTO_RC5:
-		mask = 0x1f7f;
-		break;
-	case RC_PROTO_RC6_0:
-		mask = 0xffff;
-		break;
-	case RC_PROTO_SONY12:
-		mask = 0x1f007f;
-		break;
-	default:
+	if (protocol >= 64 || !(m2m_ir_encoders() & BIT(protocol)))
 		return m2m_error(EINVAL, "m2m_ir_encode: libm2m has no encoder "
 				 "for protocol %u (%s)", protocol,
 				 m2m_ir_protocol_name(protocol) ?
 				 m2m_ir_protocol_name(protocol) : "unknown");
-	}
 	if (!durations)
 		return m2m_error(EINVAL, "m2m_ir_encode: durations is NULL");
 	if (scancode & ~mask)
 		return m2m_error(EINVAL, "m2m_ir_encode: 0x%x is out of the "
-				 "range of %s (mask 0x%x)", scancode,
+				 "range of %s (mask 0x%" PRIx64 ")", scancode,
 				 m2m_ir_protocol_name(protocol), mask);
 
 	switch (protocol) {

@@ -21,6 +21,7 @@
 #include <linux/videodev2.h>
 
 #include "m2m/m2m.h"
+#include "handle.h"
 #include "transport.h"
 
 /* One queue of an open device. */
@@ -38,11 +39,16 @@ struct m2m_queue_state {
 };
 
 struct m2m_device {
+	/* Listed while open: calls find it and hold a reference (device.c). */
+	struct m2m_handle handle;
 	const struct m2m_transport *tp;
 	int fd;
 	unsigned int flags;	/* enum m2m_open_flags */
 	bool mplane;
-	/* Serialises calls on this device; waits happen without it. */
+	/*
+	 * Serialises calls on this device. Streaming waits (m2m_wait(), a
+	 * blocking m2m_dequeue_buffer()) drop it; m2m_convert() keeps it.
+	 */
 	pthread_mutex_t lock;
 	struct m2m_device_info info;
 	struct m2m_queue_state queues[2];
@@ -77,9 +83,10 @@ int m2m_xioctl_quiet(struct m2m_device *dev, unsigned long request,
 		     void *arg);
 
 /*
- * Check that dev is an open handle and take its lock: 0, or -EINVAL with a
- * message naming func. Every exported function on a device starts with
- * M2M_ENTER and leaves through m2m_leave().
+ * Check that dev is an open handle, take a reference on it and its lock:
+ * 0, or -EINVAL with a message naming func when it is NULL, not open, or
+ * being closed. Every exported function on a device starts with
+ * M2M_ENTER and leaves through m2m_leave(), which returns ret.
  */
 int m2m_enter(struct m2m_device *dev, const char *func);
 #define M2M_ENTER(dev)                                                     \
@@ -88,11 +95,20 @@ int m2m_enter(struct m2m_device *dev, const char *func);
 		if (enter_ret_ < 0)                                        \
 			return enter_ret_;                                 \
 	} while (0)
-static inline int m2m_leave(struct m2m_device *dev, int ret)
-{
-	pthread_mutex_unlock(&dev->lock);
-	return ret;
-}
+int m2m_leave(struct m2m_device *dev, int ret);
+
+/*
+ * The message for a call refused by m2m_handle_enter() (ret: -ENOENT or
+ * -ESHUTDOWN) on a handle of kind what ("device", "IR"): -EINVAL.
+ */
+int m2m_refuse_handle(int ret, const char *what, const char *func);
+
+/*
+ * m2m_open() of path through a given transport; the library's tests use
+ * it to open a device through a transport of their own.
+ */
+int m2m_open_via(struct m2m_device **out, const char *path,
+		 const struct m2m_transport *tp, unsigned int flags);
 
 /* The V4L2 buffer type of a queue on this device. */
 enum v4l2_buf_type m2m_buf_type(const struct m2m_device *dev,
@@ -101,12 +117,20 @@ enum v4l2_buf_type m2m_buf_type(const struct m2m_device *dev,
 /* A queue argument checked: 0 or -EINVAL naming func. */
 int m2m_check_queue(enum m2m_queue queue, const char *func);
 
+/* Whether a wait lets other calls on the device run meanwhile. */
+enum m2m_wait_lock {
+	M2M_WAIT_UNLOCKED,	/* streaming: one thread waits, others queue */
+	M2M_WAIT_LOCKED,	/* m2m_convert(): its job is one call */
+};
+
 /*
- * Wait, without the device lock held (it is dropped and taken again),
- * until poll() reports one of events or timeout_ms passes. Returns the
- * revents (0 on timeout) or a negative errno.
+ * Wait until poll() reports one of events or timeout_ms passes, the lock
+ * held or dropped meanwhile as lock says. Returns the revents, 0 on
+ * timeout, -EINVAL when another thread closes the device meanwhile, or a
+ * negative errno.
  */
-int m2m_poll_unlocked(struct m2m_device *dev, short events, int timeout_ms);
+int m2m_poll_device(struct m2m_device *dev, short events, int timeout_ms,
+		    enum m2m_wait_lock lock);
 
 /* format.c: a format to and from V4L2's, in the device's API. */
 void m2m_format_to_v4l2(const struct m2m_device *dev, struct v4l2_format *v,
@@ -134,7 +158,8 @@ int m2m_alloc_buffers_locked(struct m2m_device *dev, enum m2m_queue queue,
 int m2m_free_buffers_locked(struct m2m_device *dev, enum m2m_queue queue);
 int m2m_queue_buffer_locked(struct m2m_device *dev, struct m2m_buffer *buf);
 int m2m_dequeue_buffer_locked(struct m2m_device *dev, struct m2m_buffer **out,
-			      enum m2m_queue queue, int timeout_ms);
+			      enum m2m_queue queue, int timeout_ms,
+			      enum m2m_wait_lock lock);
 int m2m_stream_locked(struct m2m_device *dev, enum m2m_queue queue, bool on);
 
 #endif /* M2M_PRIVATE_H */

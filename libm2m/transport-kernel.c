@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Device nodes, reached through the system calls or through libv4l2 (so
- * that libv4l plugins apply). Both give wait_fd() as an epoll fd watching
- * the node for V4L2's three poll bits, created on first use and closed
- * with the node.
+ * that libv4l plugins apply). Each node opened has an eventfd that
+ * interrupt() makes readable, which poll() watches beside the node; and,
+ * for wait_fd(), an epoll fd watching the node for V4L2's three poll bits,
+ * created on first use. Both are closed with the node.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -19,15 +21,71 @@
 
 #include "m2m-private.h"
 
-/* The epoll fd of each node that asked for one. */
-struct wait_entry {
+/* What each open node has besides its fd. */
+struct node {
 	int fd;
-	int epoll_fd;
-	struct wait_entry *next;
+	int wake_fd;	/* readable once interrupt() was called */
+	int epoll_fd;	/* wait_fd(), or -1 until asked for */
+	struct node *next;
 };
 
-static pthread_mutex_t wait_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct wait_entry *wait_fds;
+static pthread_mutex_t nodes_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct node *nodes;
+
+/* With nodes_lock held. */
+static struct node *node_find(int fd)
+{
+	struct node *n;
+
+	for (n = nodes; n && n->fd != fd; n = n->next)
+		;
+	return n;
+}
+
+/* A node was opened: give it its eventfd. 0, or -1 with errno. */
+static int node_add(int fd)
+{
+	struct node *n = malloc(sizeof(*n));
+	int err = ENOMEM;
+
+	if (n) {
+		n->fd = fd;
+		n->epoll_fd = -1;
+		n->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		err = errno;
+	}
+	if (!n || n->wake_fd < 0) {
+		free(n);
+		errno = err;
+		return -1;
+	}
+	pthread_mutex_lock(&nodes_lock);
+	n->next = nodes;
+	nodes = n;
+	pthread_mutex_unlock(&nodes_lock);
+	return 0;
+}
+
+static void node_remove(int fd)
+{
+	struct node **p, *n = NULL;
+
+	pthread_mutex_lock(&nodes_lock);
+	for (p = &nodes; *p; p = &(*p)->next) {
+		if ((*p)->fd == fd) {
+			n = *p;
+			*p = n->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&nodes_lock);
+	if (!n)
+		return;
+	if (n->epoll_fd >= 0)
+		close(n->epoll_fd);
+	close(n->wake_fd);
+	free(n);
+}
 
 static int node_wait_fd(int fd)
 {
@@ -35,78 +93,92 @@ static int node_wait_fd(int fd)
 		.events = EPOLLIN | EPOLLOUT | EPOLLPRI,
 		.data.fd = fd,
 	};
-	struct wait_entry *e;
+	struct node *n;
 	int ret = -1;
 
-	pthread_mutex_lock(&wait_lock);
-	for (e = wait_fds; e && e->fd != fd; e = e->next)
-		;
-	if (e) {
-		ret = e->epoll_fd;
+	pthread_mutex_lock(&nodes_lock);
+	n = node_find(fd);
+	if (!n) {
+		errno = EBADF;
 		goto unlock;
 	}
-	e = malloc(sizeof(*e));
-	if (!e) {
-		errno = ENOMEM;
-		goto unlock;
-	}
-	e->fd = fd;
-	e->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
-	if (e->epoll_fd < 0 ||
-	    epoll_ctl(e->epoll_fd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-		int err = errno;
+	if (n->epoll_fd < 0) {
+		int epoll_fd = epoll_create1(EPOLL_CLOEXEC);
 
-		if (e->epoll_fd >= 0)
-			close(e->epoll_fd);
-		free(e);
-		errno = err;
-		goto unlock;
+		if (epoll_fd >= 0 &&
+		    epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+			int err = errno;
+
+			close(epoll_fd);
+			errno = err;
+			epoll_fd = -1;
+		}
+		n->epoll_fd = epoll_fd;
 	}
-	e->next = wait_fds;
-	wait_fds = e;
-	ret = e->epoll_fd;
+	ret = n->epoll_fd;
 unlock:
-	pthread_mutex_unlock(&wait_lock);
+	pthread_mutex_unlock(&nodes_lock);
 	return ret;
 }
 
-static void node_wait_fd_close(int fd)
+static int node_wake_fd(int fd)
 {
-	struct wait_entry **p, *e = NULL;
+	struct node *n;
+	int wake_fd;
 
-	pthread_mutex_lock(&wait_lock);
-	for (p = &wait_fds; *p; p = &(*p)->next) {
-		if ((*p)->fd == fd) {
-			e = *p;
-			*p = e->next;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&wait_lock);
-	if (e) {
-		close(e->epoll_fd);
-		free(e);
-	}
+	pthread_mutex_lock(&nodes_lock);
+	n = node_find(fd);
+	wake_fd = n ? n->wake_fd : -1;
+	pthread_mutex_unlock(&nodes_lock);
+	return wake_fd;
 }
 
 static int node_poll(int fd, short events, short *revents, int timeout_ms)
 {
-	struct pollfd pfd = { .fd = fd, .events = events };
-	int n = poll(&pfd, 1, timeout_ms);
+	struct pollfd pfd[2] = {
+		{ .fd = fd, .events = events },
+		{ .fd = node_wake_fd(fd), .events = POLLIN },
+	};
+	int n = poll(pfd, 2, timeout_ms);
 
+	if (n > 0 && pfd[1].revents) {
+		errno = ECANCELED;
+		return -1;
+	}
 	if (n > 0)
-		*revents = pfd.revents;
+		*revents = pfd[0].revents;
 	return n;
+}
+
+/* The eventfd is never read: once interrupted, every poll ends. */
+static int node_interrupt(int fd)
+{
+	uint64_t one = 1;
+	int wake_fd = node_wake_fd(fd);
+
+	if (wake_fd < 0) {
+		errno = EBADF;
+		return -1;
+	}
+	return write(wake_fd, &one, sizeof(one)) == sizeof(one) ? 0 : -1;
 }
 
 static int sys_open(const char *path, int flags)
 {
-	return open(path, flags);
+	int fd = open(path, flags);
+	int err;
+
+	if (fd < 0 || node_add(fd) == 0)
+		return fd;
+	err = errno;
+	close(fd);
+	errno = err;
+	return -1;
 }
 
 static int sys_close(int fd)
 {
-	node_wait_fd_close(fd);
+	node_remove(fd);
 	return close(fd);
 }
 
@@ -129,6 +201,7 @@ const struct m2m_transport m2m_transport_syscall = {
 	.mmap = sys_mmap,
 	.munmap = munmap,
 	.poll = node_poll,
+	.interrupt = node_interrupt,
 	.wait_fd = node_wait_fd,
 };
 
@@ -148,9 +221,15 @@ static int v4l2_open_node(const char *path, int flags)
 
 	if (fd < 0)
 		return -1;
-	if (ioctl(fd, VIDIOC_QUERYCAP, &cap) == 0 &&
-	    v4l2_fd_open(fd, 0) == fd)
+	if (ioctl(fd, VIDIOC_QUERYCAP, &cap) < 0 || v4l2_fd_open(fd, 0) != fd)
+		goto err_close;
+	if (node_add(fd) == 0)
 		return fd;
+	err = errno;
+	v4l2_close(fd);
+	errno = err;
+	return -1;
+err_close:
 	err = errno;
 	close(fd);
 	errno = err;
@@ -159,7 +238,7 @@ static int v4l2_open_node(const char *path, int flags)
 
 static int v4l2_close_node(int fd)
 {
-	node_wait_fd_close(fd);
+	node_remove(fd);
 	return v4l2_close(fd);
 }
 
@@ -176,6 +255,7 @@ const struct m2m_transport m2m_transport_libv4l2 = {
 	.mmap = v4l2_mmap,
 	.munmap = v4l2_munmap,
 	.poll = node_poll,
+	.interrupt = node_interrupt,
 	.wait_fd = node_wait_fd,
 };
 #endif

@@ -33,8 +33,16 @@ struct m2m_transport {
 		      int64_t offset);
 	int (*munmap)(void *start, size_t length);
 	/* events: POLLIN | POLLOUT | POLLPRI; returns 1 with *revents set,
-	 * 0 on timeout (timeout_ms < 0 waits forever), -1 with errno. */
+	 * 0 on timeout (timeout_ms < 0 waits forever), -1 with errno;
+	 * -1 with ECANCELED once interrupt(fd) was called. */
 	int (*poll)(int fd, short events, short *revents, int timeout_ms);
+	/*
+	 * End every poll() on fd, those waiting now and those to come, with
+	 * ECANCELED, until close(fd): another thread is closing the device
+	 * (a close(2) of the fd would leave a poll(2) in progress waiting).
+	 * Safe to call while other threads use fd.
+	 */
+	int (*interrupt)(int fd);
 	/*
 	 * An fd that is readable (POLLIN) while poll() would report any of
 	 * POLLIN, POLLOUT, POLLPRI or POLLERR, for applications' event loops;

@@ -17,9 +17,14 @@
  * m2m_ir_protocol_from_name() translate, with the names lirc and
  * ir-ctl use ("nec", "nec-x", "rc-6-0", "sony-12", ...).
  *
- * The error convention and thread rules are libm2m's (m2m.h): negative
- * errno returns and m2m_last_error(); an IR handle is used by one thread
- * at a time.
+ * The error convention and thread rules are libm2m's (m2m.h, "Thread
+ * safety"): negative errno returns and m2m_last_error(); every function
+ * may be called from any thread. Calls on one handle are serialised,
+ * except that m2m_ir_read_scancode() and m2m_ir_read_raw() wait without
+ * the handle's lock, so that one thread may read while another sends.
+ * m2m_ir_close() from another thread ends those waits at once: they, and
+ * any call made on the closing handle, return -EINVAL; it frees the
+ * handle once they have returned.
  */
 #ifndef M2M_IR_H
 #define M2M_IR_H
@@ -74,7 +79,11 @@ M2M_EXPORT void m2m_ir_free_list(struct m2m_ir_info *list);
  */
 M2M_EXPORT int m2m_ir_open(struct m2m_ir **out, const char *name);
 
-/** Close an rc device. NULL is ignored. */
+/**
+ * Close an rc device. Reads other threads wait in end with -EINVAL, and
+ * the handle is freed once every call on it has returned. NULL, and a
+ * handle already closed, are ignored.
+ */
 M2M_EXPORT void m2m_ir_close(struct m2m_ir *ir);
 
 /** Describe an open rc device (its protocols as they are now). */
@@ -84,6 +93,31 @@ M2M_EXPORT int m2m_ir_get_info(struct m2m_ir *ir, struct m2m_ir_info *info);
  * The name of a protocol ("nec-x"), or NULL for an unknown one.
  */
 M2M_EXPORT const char *m2m_ir_protocol_name(unsigned int protocol);
+
+/**
+ * The bits a protocol's scancodes may have (the kernel's scancode_bits in
+ * drivers/media/rc/rc-main.c; 32 bits for xmp and 16 for cec, which it
+ * does not bound), or 0 for a protocol libm2m does not know.
+ * @code
+ * m2m_ir_scancode_bits(RC_PROTO_RC5);     // 0x1f7f: 5 address, 7 command
+ * @endcode
+ */
+M2M_EXPORT uint64_t m2m_ir_scancode_bits(unsigned int protocol);
+
+/**
+ * Whether a protocol can carry a scancode: within its bits
+ * (m2m_ir_scancode_bits()) and not one the kernel refuses because it
+ * would decode as another protocol's (its rc_validate_scancode(): a nec-x
+ * address whose low byte is its high byte inverted is nec's, and so on).
+ * @return 0, -ERANGE with a message saying why not, or -EINVAL for an
+ *         unknown protocol
+ * @code
+ * if (m2m_ir_check_scancode(RC_PROTO_NECX, sc) < 0)
+ *         fprintf(stderr, "%s\n", m2m_last_error());
+ * @endcode
+ */
+M2M_EXPORT int m2m_ir_check_scancode(unsigned int protocol,
+				     uint64_t scancode);
 
 /**
  * A protocol by name, as m2m_ir_protocol_name() gives it (any case; also
@@ -140,6 +174,15 @@ M2M_EXPORT int m2m_ir_send_scancode(struct m2m_ir *ir, unsigned int protocol,
 M2M_EXPORT int m2m_ir_encode(uint32_t *durations, size_t max,
 			     unsigned int protocol, uint32_t scancode);
 
+/**
+ * The protocols m2m_ir_encode() encodes, as 1 << enum rc_proto bits.
+ * @code
+ * if (m2m_ir_encoders() & 1ull << RC_PROTO_RC5)
+ *         n = m2m_ir_encode(pulses, 128, RC_PROTO_RC5, 0x1e05);
+ * @endcode
+ */
+M2M_EXPORT uint64_t m2m_ir_encoders(void);
+
 /** A decoded scancode (lirc's struct lirc_scancode). */
 struct m2m_ir_scancode {
 	uint64_t timestamp_ns; /**< When it was decoded (CLOCK_MONOTONIC). */
@@ -153,7 +196,8 @@ struct m2m_ir_scancode {
  * Read the next decoded scancode.
  * @param[out] sc     the scancode
  * @param timeout_ms  how long to wait: 0 not at all, -1 forever
- * @return 0, -ETIMEDOUT when none came in time, or a negative errno
+ * @return 0, -ETIMEDOUT when none came in time, -EINVAL when another
+ *         thread closes the handle meanwhile, or a negative errno
  */
 M2M_EXPORT int m2m_ir_read_scancode(struct m2m_ir *ir,
 				    struct m2m_ir_scancode *sc,
@@ -168,7 +212,8 @@ M2M_EXPORT int m2m_ir_read_scancode(struct m2m_ir *ir,
  * @param[out] values  where they go
  * @param max          room in values
  * @param timeout_ms   how long to wait for the first: 0, -1 forever
- * @return the number read (at least 1), -ETIMEDOUT, or a negative errno
+ * @return the number read (at least 1), -ETIMEDOUT, -EINVAL when another
+ *         thread closes the handle meanwhile, or a negative errno
  */
 M2M_EXPORT int m2m_ir_read_raw(struct m2m_ir *ir, uint32_t *values,
 			       size_t max, int timeout_ms);
@@ -178,6 +223,17 @@ M2M_EXPORT int m2m_ir_read_raw(struct m2m_ir *ir, uint32_t *values,
  * scancode. Owned by the handle.
  */
 M2M_EXPORT int m2m_ir_get_fd(struct m2m_ir *ir);
+
+/**
+ * An fd for event loops: readable when m2m_ir_read_raw() has timings
+ * (its own lirc file, apart from the scancodes'). Owned by the handle.
+ * @code
+ * struct pollfd pfd = { .fd = m2m_ir_get_raw_fd(ir), .events = POLLIN };
+ * if (poll(&pfd, 1, 1000) == 1)
+ *         n = m2m_ir_read_raw(ir, values, 512, 0);
+ * @endcode
+ */
+M2M_EXPORT int m2m_ir_get_raw_fd(struct m2m_ir *ir);
 
 #ifdef __cplusplus
 }

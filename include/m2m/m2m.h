@@ -25,14 +25,21 @@
  *   to see what it does sets a log callback (m2m_set_log_callback()).
  * - Handles are opaque. A NULL or closed handle gives -EINVAL, never a
  *   crash. Out-parameters come first after the handle they belong to.
- * - Thread safety: every function may be called from any thread. Calls on
- *   one device are serialised by a lock the device holds, except that
- *   waiting (m2m_wait(), a blocking m2m_dequeue_buffer()) happens outside
- *   it, so one thread may wait for CAPTURE while another queues OUTPUT.
- *   Buffers (struct m2m_buffer) belong to their device and live until
- *   their queue's buffers are freed or the device is closed. The last
- *   error message and the log callback's payload are per process; the
- *   message is per thread.
+ * - Thread safety: every function may be called from any thread. Each
+ *   call holds a reference on its device, and calls on one device are
+ *   serialised by its lock, m2m_convert()'s whole job included, except
+ *   that streaming waits (m2m_wait(), m2m_wait_for(), a blocking
+ *   m2m_dequeue_buffer()) happen without it, so one thread may wait for
+ *   CAPTURE while another queues OUTPUT. m2m_close() marks the device
+ *   closing: calls made from then on, and calls waiting (for the lock or
+ *   for a frame), return -EINVAL at once with a message; it frees the
+ *   device once every call in flight has returned. Buffers (struct
+ *   m2m_buffer) belong to their device and live until their queue's
+ *   buffers are freed (possibly by another thread's call) or the device
+ *   is closed; a pointer kept past that is refused, not read. The log
+ *   callback is per process; the last error message is per thread.
+ *   docs/libm2m.md, "Threads", has the whole contract; IR handles (ir.h)
+ *   follow it too.
  */
 #ifndef M2M_M2M_H
 #define M2M_M2M_H
@@ -113,6 +120,11 @@ typedef void (*m2m_log_fn)(enum m2m_log_level level, const char *message,
 
 /**
  * Send log messages up to max_level to fn (NULL: no logging, the default).
+ * The callback runs in the thread whose call logs, without any lock of
+ * libm2m held. Calls of the callback this one replaces that have already
+ * started in other threads finish after it returns: keep what their
+ * payload points to alive until they have (a binding checks, under its
+ * own lock, that its callback is still the one set).
  *
  * @code
  * static void log_to_stderr(enum m2m_log_level l, const char *m, void *p)
@@ -239,8 +251,11 @@ M2M_EXPORT int m2m_open_ext(struct m2m_device **out, const char *name,
 
 /**
  * Close a device and free everything it holds: it stops streaming and
- * unmaps its buffers. NULL is ignored. The handle must not be used
- * afterwards (calls with it return -EINVAL).
+ * unmaps its buffers. Calls on it in other threads end first: those
+ * waiting return -EINVAL at once, and it returns once all have returned.
+ * NULL, and a handle already closed, are ignored; calls with the handle
+ * afterwards return -EINVAL. Not from inside a call on the same device
+ * (its log callback): it would wait for itself.
  */
 M2M_EXPORT void m2m_close(struct m2m_device *dev);
 
@@ -275,7 +290,7 @@ enum m2m_ready {
  * struct pollfd pfd = { .fd = m2m_get_fd(dev), .events = POLLIN };
  * poll(&pfd, 1, -1);
  * unsigned int ready;
- * m2m_wait(dev, 0, &ready);
+ * m2m_wait(dev, &ready, 0);
  * @endcode
  */
 M2M_EXPORT int m2m_get_fd(struct m2m_device *dev);
@@ -286,7 +301,8 @@ M2M_EXPORT int m2m_get_fd(struct m2m_device *dev);
  * @param dev          the device
  * @param[out] ready   enum m2m_ready bits; 0 on timeout
  * @param timeout_ms   how long to wait: 0 not at all, -1 forever
- * @return 0 (also on timeout, with *ready 0) or a negative errno
+ * @return 0 (also on timeout, with *ready 0), -EINVAL when another thread
+ *         closes the device meanwhile, or a negative errno
  */
 M2M_EXPORT int m2m_wait(struct m2m_device *dev, unsigned int *ready,
 			int timeout_ms);
@@ -772,7 +788,8 @@ M2M_EXPORT int m2m_queue_buffer(struct m2m_device *dev,
  * @param[out] out  the buffer
  * @return 0, -EAGAIN when none is ready (non-blocking), -EPIPE on CAPTURE
  *         after the LAST buffer (until m2m_restart() or a new stream),
- *         or a negative errno
+ *         -EINVAL when another thread closes the device meanwhile, or a
+ *         negative errno
  */
 M2M_EXPORT int m2m_dequeue_buffer(struct m2m_device *dev,
 				  struct m2m_buffer **out,
@@ -811,7 +828,8 @@ M2M_EXPORT int m2m_restart(struct m2m_device *dev);
  * device process it, copy the CAPTURE result into dst. Buffers are memory
  * mapped, allocated on the first call and reused until a format changes.
  * Frames are laid out as their format's memory planes one after another.
- * Not to be mixed with the streaming calls on the same device.
+ * Not to be mixed with the streaming calls on the same device. One call:
+ * calls from other threads on the device wait until it is done.
  *
  * @param dev       the device, with both formats set
  * @param dst       where the result goes

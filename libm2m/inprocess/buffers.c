@@ -10,10 +10,14 @@
  * it and mmap() maps it; mmap offsets are vb2's (CAPTURE's from
  * IP_DST_OFFSET_BASE, as v4l2-mem2mem has them). A USERPTR plane is used
  * where it is; a DMABUF plane is mapped from the fd given, which works for
- * memfds and for dma-bufs that support mmap.
+ * memfds and for dma-bufs that support mmap. Memory a job could not read
+ * (OUTPUT) or write (CAPTURE) is refused at QBUF with EFAULT, as vb2
+ * refuses memory it cannot pin, since the worker would fault on it.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -345,15 +349,53 @@ int ip_querybuf(struct ip_ctx *ctx, struct v4l2_buffer *b)
 	return 0;
 }
 
-/* USERPTR: the pages must be there, or vb2 could not pin them (EFAULT). */
-static int userptr_get(struct ip_plane *pl, const struct v4l2_plane *vp)
+/* Whether the pages of [addr, addr + len) are there (msync fails on a hole). */
+static bool pages_present(uintptr_t addr, size_t len)
 {
 	size_t page = sysconf(_SC_PAGESIZE);
-	uintptr_t start = vp->m.userptr / page * page;
+	uintptr_t start = addr / page * page;
 
+	return !msync((void *)start, addr + len - start, MS_ASYNC);
+}
+
+/*
+ * Whether [addr, addr + len) is mapped with the access a job needs, as
+ * vb2 pins USERPTR memory: for writing on CAPTURE, for reading on OUTPUT.
+ * The mappings are read from /proc/self/maps; without /proc, only that
+ * the pages are there is checked.
+ */
+static bool memory_allows(uintptr_t addr, size_t len, bool write)
+{
+	uintptr_t want = addr, end = addr + len, start, stop;
+	char *line = NULL, perms[5];
+	size_t size = 0;
+	FILE *f;
+
+	if (end < addr)
+		return false;
+	f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return pages_present(addr, len);
+	while (want < end && getline(&line, &size, f) > 0) {
+		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %4s", &start,
+			   &stop, perms) != 3 || stop <= want)
+			continue;
+		/* The maps are in address order: a hole before this one. */
+		if (start > want || perms[write ? 1 : 0] == '-')
+			break;
+		want = stop;
+	}
+	free(line);
+	fclose(f);
+	return want >= end;
+}
+
+/* USERPTR: vb2 could not pin memory the job may not use (EFAULT). */
+static int userptr_get(struct ip_plane *pl, const struct v4l2_plane *vp,
+		       bool capture)
+{
 	if (!vp->m.userptr ||
-	    msync((void *)start, vp->m.userptr + vp->length - start,
-		  MS_ASYNC))
+	    !memory_allows(vp->m.userptr, vp->length, capture))
 		return -EFAULT;
 	pl->userptr = vp->m.userptr;
 	pl->addr = (uint8_t *)vp->m.userptr;
@@ -361,10 +403,30 @@ static int userptr_get(struct ip_plane *pl, const struct v4l2_plane *vp)
 	return 0;
 }
 
-/* DMABUF: the fd's memory, mapped; the same buffer stays mapped. */
-static int dmabuf_get(struct ip_plane *pl, const struct v4l2_plane *vp,
-		      uint32_t min_length)
+/*
+ * The size of a DMABUF, without moving the application's offset: a
+ * memfd's from fstat(); a dma-buf has no size there, and seeks only to
+ * its start or its end, where its offset means nothing.
+ */
+static off_t dmabuf_size(int fd, const struct stat *st)
 {
+	off_t size;
+
+	if (S_ISREG(st->st_mode))
+		return st->st_size;
+	size = lseek(fd, 0, SEEK_END);
+	lseek(fd, 0, SEEK_SET);
+	return size;
+}
+
+/*
+ * DMABUF: the fd's memory, mapped; the same buffer stays mapped. CAPTURE
+ * memory the process may not write is refused as USERPTR's is.
+ */
+static int dmabuf_get(struct ip_plane *pl, const struct v4l2_plane *vp,
+		      uint32_t min_length, bool capture)
+{
+	int prot = PROT_READ | (capture ? PROT_WRITE : 0);
 	struct stat now, had;
 	off_t size;
 	int fd;
@@ -376,8 +438,7 @@ static int dmabuf_get(struct ip_plane *pl, const struct v4l2_plane *vp,
 		pl->dmabuf_fd = vp->m.fd;
 		return 0;
 	}
-	size = lseek(vp->m.fd, 0, SEEK_END);
-	lseek(vp->m.fd, 0, SEEK_SET);
+	size = dmabuf_size(vp->m.fd, &now);
 	if (size <= 0)
 		return -EINVAL;
 	if ((vp->length ? vp->length : (uint32_t)size) < min_length)
@@ -390,13 +451,11 @@ static int dmabuf_get(struct ip_plane *pl, const struct v4l2_plane *vp,
 		return -errno;
 	plane_release(pl);
 	pl->fd = fd;
-	pl->addr = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (pl->addr == MAP_FAILED)
-		pl->addr = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	pl->addr = mmap(NULL, size, prot, MAP_SHARED, fd, 0);
 	if (pl->addr == MAP_FAILED) {
 		pl->addr = NULL;
 		plane_release(pl);
-		return -EINVAL;
+		return capture ? -EFAULT : -EINVAL;
 	}
 	pl->map_len = size;
 	pl->dmabuf_fd = vp->m.fd;
@@ -435,6 +494,7 @@ static int verify_output(const struct ip_queue *q, const struct ip_buffer *buf,
 static int memory_get(struct ip_queue *q, struct ip_buffer *buf,
 		      const struct v4l2_buffer *b)
 {
+	bool capture = ip_queue_of(q->type) == VHQV_DST;
 	unsigned int p;
 	int ret = 0;
 
@@ -445,9 +505,10 @@ static int memory_get(struct ip_queue *q, struct ip_buffer *buf,
 
 		if (q->memory == V4L2_MEMORY_USERPTR)
 			ret = vp->length < min_length ? -EINVAL :
-			      userptr_get(&buf->planes[p], vp);
+			      userptr_get(&buf->planes[p], vp, capture);
 		else if (q->memory == V4L2_MEMORY_DMABUF)
-			ret = dmabuf_get(&buf->planes[p], vp, min_length);
+			ret = dmabuf_get(&buf->planes[p], vp, min_length,
+					 capture);
 	}
 	return ret;
 }

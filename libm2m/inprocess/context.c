@@ -19,68 +19,34 @@
 #include "../transport.h"
 
 /*
- * Every open context, found by its handle. A call holds a reference while
- * it runs, so that close() from another thread waits for it instead of
- * freeing the context under it (and wakes it if it waits).
+ * Every open context, listed by its handle (the fd) as handle.h has it: a
+ * call holds a reference while it runs, so that close() from another
+ * thread wakes it if it waits and frees the context only after it left.
  */
-static pthread_mutex_t contexts_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t contexts_released = PTHREAD_COND_INITIALIZER;
-static struct ip_ctx **contexts;
-static unsigned int n_contexts;
+static struct m2m_registry contexts = M2M_REGISTRY_INIT;
 
-static int context_add(struct ip_ctx *ctx)
+/* The context of a handle, with a reference; NULL once it is closing. */
+static struct ip_ctx *context_get(int fd)
 {
-	struct ip_ctx **grown;
+	struct m2m_handle *h;
 
-	pthread_mutex_lock(&contexts_lock);
-	grown = realloc(contexts, (n_contexts + 1) * sizeof(*contexts));
-	if (grown) {
-		contexts = grown;
-		contexts[n_contexts++] = ctx;
-	}
-	pthread_mutex_unlock(&contexts_lock);
-	return grown ? 0 : -ENOMEM;
-}
-
-/* The context of a handle, with a reference; with remove, off the list. */
-static struct ip_ctx *context_get(int fd, bool remove)
-{
-	struct ip_ctx *ctx = NULL;
-	unsigned int i;
-
-	pthread_mutex_lock(&contexts_lock);
-	for (i = 0; i < n_contexts; i++) {
-		if (contexts[i]->fd != fd)
-			continue;
-		ctx = contexts[i];
-		ctx->users++;
-		if (remove)
-			contexts[i] = contexts[--n_contexts];
-		break;
-	}
-	pthread_mutex_unlock(&contexts_lock);
-	return ctx;
+	if (m2m_handle_get(&contexts, (uintptr_t)fd, &h))
+		return NULL;
+	return m2m_container_of(h, struct ip_ctx, handle);
 }
 
 static void context_put(struct ip_ctx *ctx)
 {
-	pthread_mutex_lock(&contexts_lock);
-	ctx->users--;
-	pthread_cond_broadcast(&contexts_released);
-	pthread_mutex_unlock(&contexts_lock);
+	m2m_handle_put(&contexts, &ctx->handle);
 }
 
-/* close(): wake the calls in progress, and wait until they are done. */
-static void context_drain(struct ip_ctx *ctx)
+/* Waits on the context end: poll() with ECANCELED, DQBUF with EBADF. */
+static void context_wake(struct ip_ctx *ctx)
 {
 	pthread_mutex_lock(&ctx->lock);
 	ctx->closing = true;
 	pthread_cond_broadcast(&ctx->changed);
 	pthread_mutex_unlock(&ctx->lock);
-	pthread_mutex_lock(&contexts_lock);
-	while (ctx->users > 1)
-		pthread_cond_wait(&contexts_released, &contexts_lock);
-	pthread_mutex_unlock(&contexts_lock);
 }
 
 static int fail(int err)
@@ -188,13 +154,10 @@ static int ip_open(const char *path, int flags)
 	err = ip_worker_start(ctx);
 	if (err)
 		goto err_free_ctx;
-	err = context_add(ctx);
-	if (err)
-		goto err_stop_worker;
+	/* Its calls take ctx->lock themselves: waits drop it. */
+	m2m_handle_add(&contexts, &ctx->handle, (uintptr_t)ctx->fd, NULL);
 	return ctx->fd;
 
-err_stop_worker:
-	ip_worker_stop(ctx);
 err_free_ctx:
 	ctx_free(ctx);
 	return fail(-err);
@@ -203,11 +166,14 @@ err_free_ctx:
 /* As release: the running job stops, the buffers go, then the context. */
 static int ip_close(int fd)
 {
-	struct ip_ctx *ctx = context_get(fd, true);
+	struct m2m_handle *h = m2m_handle_close(&contexts, (uintptr_t)fd);
+	struct ip_ctx *ctx;
 
-	if (!ctx)
+	if (!h)
 		return fail(EBADF);
-	context_drain(ctx);
+	ctx = m2m_container_of(h, struct ip_ctx, handle);
+	context_wake(ctx);
+	m2m_handle_drain(&contexts, h);
 	pthread_mutex_lock(&ctx->lock);
 	ip_cancel_job(ctx);
 	pthread_mutex_unlock(&ctx->lock);
@@ -280,7 +246,7 @@ static int dispatch(struct ip_ctx *ctx, unsigned long request, void *arg)
 
 static int ip_ioctl(int fd, unsigned long request, void *arg)
 {
-	struct ip_ctx *ctx = context_get(fd, false);
+	struct ip_ctx *ctx = context_get(fd);
 	int ret = -EFAULT;
 
 	if (!ctx)
@@ -297,7 +263,7 @@ static int ip_ioctl(int fd, unsigned long request, void *arg)
 static void *ip_transport_mmap(void *start, size_t length, int prot,
 			       int flags, int fd, int64_t offset)
 {
-	struct ip_ctx *ctx = context_get(fd, false);
+	struct ip_ctx *ctx = context_get(fd);
 	void *addr;
 
 	if (!ctx) {
@@ -340,8 +306,9 @@ static short poll_revents(const struct ip_ctx *ctx, short events)
 
 static int ip_poll(int fd, short events, short *revents, int timeout_ms)
 {
-	struct ip_ctx *ctx = context_get(fd, false);
+	struct ip_ctx *ctx = context_get(fd);
 	struct timespec deadline;
+	bool cancelled;
 	int err = 0;
 
 	if (!ctx)
@@ -357,17 +324,29 @@ static int ip_poll(int fd, short events, short *revents, int timeout_ms)
 			err = pthread_cond_timedwait(&ctx->changed, &ctx->lock,
 						     &deadline);
 	}
-	/* Closed meanwhile by another thread: as poll(2) has it. */
-	if (ctx->closing)
-		*revents = POLLNVAL;
+	cancelled = ctx->closing;
 	pthread_mutex_unlock(&ctx->lock);
 	context_put(ctx);
+	if (cancelled)
+		return fail(ECANCELED);
 	return *revents ? 1 : 0;
+}
+
+/* Another thread is closing the device: its waits end. */
+static int ip_interrupt(int fd)
+{
+	struct ip_ctx *ctx = context_get(fd);
+
+	if (!ctx)
+		return fail(EBADF);
+	context_wake(ctx);
+	context_put(ctx);
+	return 0;
 }
 
 static int ip_wait_fd(int fd)
 {
-	struct ip_ctx *ctx = context_get(fd, false);
+	struct ip_ctx *ctx = context_get(fd);
 
 	if (!ctx)
 		return fail(EBADF);
@@ -383,5 +362,6 @@ const struct m2m_transport m2m_transport_inprocess = {
 	.mmap = ip_transport_mmap,
 	.munmap = ip_munmap,
 	.poll = ip_poll,
+	.interrupt = ip_interrupt,
 	.wait_fd = ip_wait_fd,
 };

@@ -27,6 +27,7 @@
 #include <linux/videodev2.h>
 
 #include "hqv-v4l2.h"
+#include "../handle.h"
 
 #define IP_MAX_BUFFERS		VIDEO_MAX_FRAME
 /* MMAP memory one context may hold on its two queues: vhqv's ctx_mem_mb. */
@@ -104,6 +105,8 @@ struct ip_event {
 };
 
 struct ip_ctx {
+	/* Listed by fd, for calls from any thread (context.c). */
+	struct m2m_handle handle;
 	int fd;			/* an eventfd: the handle, and wait_fd */
 	bool nonblock;
 	bool signalled;		/* the eventfd is readable */
@@ -112,8 +115,7 @@ struct ip_ctx {
 	pthread_cond_t changed;
 	pthread_t worker;
 	bool quit;
-	/* Calls in progress (context.c), and close() waiting for them. */
-	unsigned int users;
+	/* Being closed, or interrupted: waits end (context.c). */
 	bool closing;
 
 	/* What jobs read, and a geometry change waiting to take effect. */

@@ -168,14 +168,16 @@ static double pattern_value(enum pattern pattern, unsigned int ch, uint32_t x,
 	switch (pattern) {
 	case PATTERN_RAMPS:
 		switch (ch) {
+		/* A ramp one pixel long is 0 (0 / 0 is NaN, which no
+		 * code holds). */
 		case 0:
-			return 255.0 * x / (w - 1);
+			return 255.0 * x / (w > 1 ? w - 1 : 1);
 		case 1:
 			return 255.0 * y / (h > 1 ? h - 1 : 1);
 		case 2:
-			return 255.0 * (x + y) / (w + h - 2);
+			return 255.0 * (x + y) / (w + h > 2 ? w + h - 2 : 1);
 		default:
-			return 255.0 * (w - 1 - x) / (w - 1);
+			return 255.0 * (w - 1 - x) / (w > 1 ? w - 1 : 1);
 		}
 	case PATTERN_EDGES:
 		/* Odd periods put edges on odd columns and rows too. */

@@ -17,10 +17,14 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/videodev2.h>
@@ -953,6 +957,25 @@ Test(stream, misuse_of_buffers_is_refused)
 	cr_assert_eq(m2m_alloc_buffers(dev, M2M_QUEUE_OUTPUT, 3, 1), -EINVAL);
 }
 
+/*
+ * A buffer kept after its queue's buffers were freed (by this thread, or
+ * by another thread's m2m_set_format()) is refused by its address alone,
+ * its freed memory never read.
+ */
+Test(stream, a_buffer_of_freed_buffers_is_refused_unread)
+{
+	struct m2m_buffer *stale;
+	int fd;
+
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	alloc_both(M2M_MEMORY_MMAP, 1);
+	stale = m2m_get_buffer(dev, M2M_QUEUE_OUTPUT, 0);
+	OK(m2m_free_buffers(dev, M2M_QUEUE_OUTPUT));
+	cr_assert_eq(m2m_queue_buffer(dev, stale), -EINVAL);
+	cr_assert_not_null(strstr(m2m_last_error(), "not a buffer of"));
+	cr_assert_eq(m2m_export_buffer(dev, &fd, stale, 0), -EINVAL);
+}
+
 Test(stream, stopping_returns_the_buffers)
 {
 	set_formats("RGB24", W, H, "RGB24", W, H);
@@ -1215,4 +1238,182 @@ Test(rect, odd_crop_and_compose_are_kept_and_the_engines)
 	free(src);
 	free(dst);
 	free(ref);
+}
+
+/*
+ * Threads: docs/libm2m.md "Threads". Calls on one device are serialised,
+ * m2m_convert()'s whole job included; m2m_close() from another thread
+ * wakes the calls that wait, which fail with -EINVAL, and frees the
+ * device only when they have left.
+ */
+
+TestSuite(thread, .init = open_device, .fini = close_device, .timeout = 60);
+
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+/* Enough converts to overlap another thread's calls many times. */
+#define RACE_CONVERTS 200
+#define RACE_MS 3000
+
+struct racer {
+	pthread_t thread;
+	atomic_bool stop;
+	uint8_t value;
+	atomic_bool failed;
+	char message[256];
+};
+
+/* OUTPUT then CAPTURE, alternating between two sizes, until stopped. */
+static void *set_formats_until_stopped(void *arg)
+{
+	struct racer *r = arg;
+	struct m2m_format f;
+
+	for (unsigned int i = 0; !r->stop; i++) {
+		uint32_t w = i & 1 ? W : W / 2, h = i & 1 ? H : H / 2;
+
+		m2m_format_init(&f, FMT("RGB24"), w, h);
+		m2m_set_format(dev, &f, M2M_QUEUE_OUTPUT);
+		m2m_format_init(&f, FMT("RGB24"), w, h);
+		m2m_set_format(dev, &f, M2M_QUEUE_CAPTURE);
+	}
+	return NULL;
+}
+
+/* Convert frames of one grey level; false on a wrong result. */
+static bool convert_grey(uint8_t value, char *message, size_t size)
+{
+	static const size_t big = W * H * 3;
+	uint8_t *src = malloc(big), *dst = malloc(big);
+	int n;
+
+	cr_assert(src && dst);
+	memset(src, value, big);
+	memset(dst, value ^ 0xff, big);
+	n = m2m_convert(dev, dst, big, src, big);
+	if (n != (int)big && n != (int)big / 4)
+		snprintf(message, size, "m2m_convert gave %d (%s)", n,
+			 m2m_last_error());
+	for (int i = 0; n > 0 && i < n && !*message; i++)
+		if (dst[i] != value)
+			snprintf(message, size, "byte %d of %d is %u, not %u",
+				 i, n, dst[i], value);
+	free(src);
+	free(dst);
+	return !*message;
+}
+
+/* A set_format() arriving while m2m_convert() waits for the device must
+ * wait for it, not free the buffers the conversion still uses. */
+Test(thread, set_format_waits_for_a_convert_in_another_thread)
+{
+	struct racer r = { 0 };
+	uint64_t end = now_ms() + RACE_MS;
+	unsigned int i;
+
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	cr_assert_eq(pthread_create(&r.thread, NULL, set_formats_until_stopped,
+				    &r), 0);
+	for (i = 0; i < RACE_CONVERTS && now_ms() < end; i++)
+		if (!convert_grey((uint8_t)(i * 37), r.message,
+				  sizeof(r.message)))
+			break;
+	r.stop = true;
+	pthread_join(r.thread, NULL);
+	cr_assert_eq(r.message[0], '\0', "convert %u: %s", i, r.message);
+}
+
+static void *convert_until_stopped(void *arg)
+{
+	struct racer *r = arg;
+
+	while (!r->stop && convert_grey(r->value, r->message,
+					sizeof(r->message)))
+		;
+	atomic_store(&r->failed, r->message[0] != '\0');
+	return NULL;
+}
+
+/* Two threads converting on one device: each gets its own frame back. */
+Test(thread, converts_from_two_threads_each_get_their_own_frame)
+{
+	struct racer r[2] = { { .value = 0x30 }, { .value = 0xc0 } };
+	uint64_t end;
+
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	end = now_ms() + RACE_MS / 2;
+	for (unsigned int i = 0; i < 2; i++)
+		cr_assert_eq(pthread_create(&r[i].thread, NULL,
+					    convert_until_stopped, &r[i]), 0);
+	while (now_ms() < end && !r[0].failed && !r[1].failed)
+		usleep(10000);
+	r[0].stop = r[1].stop = true;
+	for (unsigned int i = 0; i < 2; i++) {
+		pthread_join(r[i].thread, NULL);
+		cr_assert_eq(r[i].message[0], '\0', "thread %u: %s", i,
+			     r[i].message);
+	}
+}
+
+struct waiter {
+	pthread_t thread;
+	struct m2m_device *dev;
+	bool dequeue;		/* m2m_dequeue_buffer(), else m2m_wait() */
+	int ret;
+	char message[256];
+	uint64_t returned_ms;
+};
+
+static void *wait_blocked(void *arg)
+{
+	struct waiter *w = arg;
+	struct m2m_buffer *b;
+	unsigned int ready;
+
+	w->ret = w->dequeue ? m2m_dequeue_buffer(w->dev, &b,
+						 M2M_QUEUE_CAPTURE) :
+			      m2m_wait(w->dev, &ready, -1);
+	snprintf(w->message, sizeof(w->message), "%s", m2m_last_error());
+	w->returned_ms = now_ms();
+	return NULL;
+}
+
+/* Close while a thread waits without a timeout for a frame that cannot
+ * come (CAPTURE is queued, OUTPUT is not): the wait ends at once. */
+static void close_during_wait(bool dequeue)
+{
+	struct waiter w = { .dev = dev, .dequeue = dequeue };
+	uint64_t closed_ms;
+
+	set_formats("RGB24", W, H, "RGB24", W, H);
+	alloc_both(M2M_MEMORY_MMAP, 1);
+	start_both();
+	queue_all_capture();
+	cr_assert_eq(pthread_create(&w.thread, NULL, wait_blocked, &w), 0);
+	usleep(200000);
+	closed_ms = now_ms();
+	m2m_close(w.dev);
+	pthread_join(w.thread, NULL);
+	dev = NULL;
+	cr_assert_eq(w.ret, -EINVAL, "%d: %s", w.ret, w.message);
+	cr_assert_not_null(strstr(w.message, "closed"), "%s", w.message);
+	cr_assert_lt(w.returned_ms - closed_ms, 2000,
+		     "the wait ended %" PRIu64 " ms after the close",
+		     w.returned_ms - closed_ms);
+}
+
+Test(thread, close_ends_a_blocking_dequeue_with_einval)
+{
+	close_during_wait(true);
+}
+
+Test(thread, close_ends_a_wait_without_timeout_with_einval)
+{
+	close_during_wait(false);
 }

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <m2m/ir.h>
 #include <m2m/m2m.h>
 
 static void assert_message_mentions(const char *what)
@@ -45,6 +46,26 @@ Test(errors, forged_handle_gives_einval_not_a_crash)
 	cr_assert_eq(m2m_get_format(bogus, &fmt, M2M_QUEUE_OUTPUT), -EINVAL);
 	assert_message_mentions("closed or invalid");
 	m2m_close(bogus);
+}
+
+Test(errors, forged_ir_handle_gives_einval_not_a_crash)
+{
+	struct m2m_ir *bogus = (struct m2m_ir *)(uintptr_t)0x1000;
+	const uint32_t pulses[3] = { 500, 500, 500 };
+	struct m2m_ir_scancode sc;
+	struct m2m_ir_info info;
+	uint32_t raw[4];
+
+	cr_assert_eq(m2m_ir_get_fd(bogus), -EINVAL);
+	assert_message_mentions("closed or invalid");
+	cr_assert_eq(m2m_ir_get_info(bogus, &info), -EINVAL);
+	cr_assert_eq(m2m_ir_set_protocols(bogus, 0), -EINVAL);
+	cr_assert_eq(m2m_ir_send_raw(bogus, pulses, 3), -EINVAL);
+	cr_assert_eq(m2m_ir_send_scancode(bogus, 0, 1), -EINVAL);
+	cr_assert_eq(m2m_ir_read_scancode(bogus, &sc, 0), -EINVAL);
+	cr_assert_eq(m2m_ir_read_raw(bogus, raw, 4, 0), -EINVAL);
+	assert_message_mentions("m2m_ir_read_raw");
+	m2m_ir_close(bogus);
 }
 
 Test(errors, open_of_a_missing_node_gives_enoent)

@@ -6,11 +6,13 @@
  * frame metadata, the wait fd, memory shared between handles (EXPBUF,
  * DMABUF import, USERPTR), blocking DQBUF, and threads.
  */
+#define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -414,6 +416,81 @@ Test(device, expbuf_dmabuf_and_userptr_share_memory)
 	cr_assert_eq(munmap(mapped, SIZE), 0);
 	close(eb.fd);
 	free(user);
+}
+
+/* The memory of a one-plane USERPTR or DMABUF buffer, queued. */
+static int qbuf_memory(int fd, uint32_t type, uint32_t memory, void *addr,
+		       int dmabuf)
+{
+	struct buf x;
+
+	buf_init(&x, type, memory, 0);
+	x.plane.length = SIZE;
+	x.plane.bytesused = type == OUT ? SIZE : 0;
+	if (memory == V4L2_MEMORY_USERPTR)
+		x.plane.m.userptr = (unsigned long)addr;
+	else
+		x.plane.m.fd = dmabuf;
+	return xioctl(fd, VIDIOC_QBUF, &x.b);
+}
+
+/*
+ * Memory a job could not use is refused at QBUF with EFAULT, as vb2
+ * refuses memory it cannot pin, instead of the worker faulting on it
+ * (which killed the process): CAPTURE memory must be writable (a private
+ * read-only mapping, which a 6.1 kernel would pin by forcing a copy, and
+ * a DMABUF the process may only read), OUTPUT memory readable.
+ */
+Test(device, memory_without_the_access_a_job_needs_is_efault)
+{
+	int fd = dev_open(O_NONBLOCK), memfd, read_only;
+	size_t len = (SIZE + 4095) & ~4095ul;
+	char path[64];
+	void *p;
+
+	set_fmt(fd, OUT, V4L2_PIX_FMT_YUYV);
+	set_fmt(fd, CAP, V4L2_PIX_FMT_YUYV);
+	reqbufs(fd, OUT, V4L2_MEMORY_USERPTR, 1);
+	reqbufs(fd, CAP, V4L2_MEMORY_USERPTR, 1);
+	p = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	cr_assert_neq(p, MAP_FAILED);
+	cr_assert_eq(qbuf_memory(fd, CAP, V4L2_MEMORY_USERPTR, p, -1), EFAULT);
+	cr_assert_eq(qbuf_memory(fd, OUT, V4L2_MEMORY_USERPTR, p, -1), 0);
+	cr_assert_eq(mprotect(p, len, PROT_NONE), 0);
+	reqbufs(fd, OUT, V4L2_MEMORY_USERPTR, 1);
+	cr_assert_eq(qbuf_memory(fd, OUT, V4L2_MEMORY_USERPTR, p, -1), EFAULT);
+	munmap(p, len);
+
+	memfd = memfd_create("frame", MFD_CLOEXEC);
+	cr_assert_geq(memfd, 0);
+	cr_assert_eq(ftruncate(memfd, len), 0);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", memfd);
+	read_only = open(path, O_RDONLY | O_CLOEXEC);
+	cr_assert_geq(read_only, 0);
+	reqbufs(fd, CAP, V4L2_MEMORY_DMABUF, 1);
+	cr_assert_eq(qbuf_memory(fd, CAP, V4L2_MEMORY_DMABUF, NULL, read_only),
+		     EFAULT);
+	cr_assert_eq(qbuf_memory(fd, CAP, V4L2_MEMORY_DMABUF, NULL, memfd), 0);
+	close(read_only);
+	close(memfd);
+	t->close(fd);
+}
+
+/* Importing a DMABUF reads its size without moving the fd's offset. */
+Test(device, dmabuf_import_leaves_the_fd_offset_alone)
+{
+	int fd = dev_open(O_NONBLOCK), memfd = memfd_create("frame", 0);
+	static const char header[] = "written by the application";
+
+	cr_assert_geq(memfd, 0);
+	cr_assert_eq(ftruncate(memfd, SIZE), 0);
+	cr_assert_eq(write(memfd, header, sizeof(header)), sizeof(header));
+	set_fmt(fd, OUT, V4L2_PIX_FMT_YUYV);
+	reqbufs(fd, OUT, V4L2_MEMORY_DMABUF, 1);
+	cr_assert_eq(qbuf_memory(fd, OUT, V4L2_MEMORY_DMABUF, NULL, memfd), 0);
+	cr_assert_eq(lseek(memfd, 0, SEEK_CUR), (off_t)sizeof(header));
+	close(memfd);
+	t->close(fd);
 }
 
 struct dq_arg {

@@ -193,6 +193,55 @@ Test(ir_protocols, names_round_trip)
 	cr_assert_null(m2m_ir_protocol_name(1000));
 }
 
+/* The kernel's scancode_bits (drivers/media/rc/rc-main.c). */
+Test(ir_protocols, scancode_bits_are_the_kernels)
+{
+	cr_assert_eq(m2m_ir_scancode_bits(RC_PROTO_RC5), 0x1f7f);
+	cr_assert_eq(m2m_ir_scancode_bits(RC_PROTO_SONY12), 0x1f007f);
+	cr_assert_eq(m2m_ir_scancode_bits(RC_PROTO_NECX), 0xffffff);
+	cr_assert_eq(m2m_ir_scancode_bits(RC_PROTO_RC6_MCE), 0xffff7fff);
+	cr_assert_eq(m2m_ir_scancode_bits(RC_PROTO_IMON), 0x7fffffff);
+	cr_assert_eq(m2m_ir_scancode_bits(RC_PROTO_RCMM12), 0xfff);
+	for (unsigned int p = 0; p < 64; p++)
+		cr_assert_eq(m2m_ir_scancode_bits(p) != 0,
+			     m2m_ir_protocol_name(p) != NULL, "protocol %u", p);
+	cr_assert_eq(m2m_ir_scancode_bits(1000), 0);
+}
+
+/* Out of the bits, or what the kernel's rc_validate_scancode() refuses
+ * because it would decode as another protocol. */
+Test(ir_protocols, check_scancode_refuses_what_the_kernel_refuses)
+{
+	cr_assert_eq(m2m_ir_check_scancode(RC_PROTO_NEC, 0xffff), 0);
+	cr_assert_eq(m2m_ir_check_scancode(RC_PROTO_NEC, 0x10000), -ERANGE);
+	cr_assert_not_null(strstr(m2m_last_error(), "0xffff"), "%s",
+			   m2m_last_error());
+	cr_assert_eq(m2m_ir_check_scancode(RC_PROTO_NECX, 0x12ed01), -ERANGE);
+	cr_assert_eq(m2m_ir_check_scancode(RC_PROTO_NECX, 0x123401), 0);
+	cr_assert_eq(m2m_ir_check_scancode(RC_PROTO_NEC32, 0x1234ff00),
+		     -ERANGE);
+	cr_assert_eq(m2m_ir_check_scancode(RC_PROTO_RC6_MCE, 0x800f0410), 0);
+	cr_assert_eq(m2m_ir_check_scancode(RC_PROTO_RC6_MCE, 0x12340410),
+		     -ERANGE);
+	cr_assert_eq(m2m_ir_check_scancode(RC_PROTO_RC6_6A_32, 0x800f0410),
+		     -ERANGE);
+	cr_assert_eq(m2m_ir_check_scancode(1000, 1), -EINVAL);
+}
+
+/* The encoders m2m_ir_encode() has, as a set of protocols. */
+Test(ir_encode, encoders_are_the_protocols_it_encodes)
+{
+	uint64_t encoders = m2m_ir_encoders();
+	uint32_t d[MAX];
+
+	cr_assert_eq(encoders, 1ull << RC_PROTO_NEC | 1ull << RC_PROTO_NECX |
+		     1ull << RC_PROTO_NEC32 | 1ull << RC_PROTO_RC5 |
+		     1ull << RC_PROTO_RC6_0 | 1ull << RC_PROTO_SONY12);
+	for (unsigned int p = 0; p < 64; p++)
+		cr_assert_eq(encoders >> p & 1,
+			     m2m_ir_encode(d, MAX, p, 0) >= 0, "protocol %u", p);
+}
+
 Test(ir_open, unknown_devices_give_enoent)
 {
 	struct m2m_ir *ir = (struct m2m_ir *)1;

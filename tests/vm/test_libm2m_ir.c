@@ -6,12 +6,17 @@
  * raw timings, with a timeout and a pollable fd; ir-ctl's scancodes reach
  * it too.
  */
+#define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <linux/lirc.h>
 
 #include <m2m/ir.h>
@@ -225,4 +230,144 @@ Test(libm2m_ir, bad_input_gets_lircs_codes_and_a_message)
 	cr_assert_eq(m2m_ir_set_protocols(ir, BIT(RC_PROTO_CEC)), -EINVAL);
 	cr_assert_not_null(strstr(m2m_last_error(), "cannot decode cec"),
 			   "%s", m2m_last_error());
+}
+
+Test(libm2m_ir, the_raw_fd_is_readable_with_timings)
+{
+	struct pollfd pfd = { .fd = m2m_ir_get_raw_fd(ir), .events = POLLIN };
+	uint32_t d[256], got[512];
+	int count;
+
+	cr_assert_geq(pfd.fd, 0, "%s", m2m_last_error());
+	cr_assert_neq(pfd.fd, m2m_ir_get_fd(ir));
+	while (m2m_ir_read_raw(ir, got, 512, 0) > 0)
+		;
+	cr_assert_eq(poll(&pfd, 1, 0), 0);
+	count = m2m_ir_encode(d, 256, RC_PROTO_NEC, 0x12);
+	OK(count);
+	OK(m2m_ir_send_raw(ir, d, (size_t)count));
+	cr_assert_eq(poll(&pfd, 1, 2000), 1);
+	OK(m2m_ir_read_raw(ir, got, 512, 0));
+}
+
+/* m2m_ir_list()'s reallocations fail while this is set (realloc below). */
+enum { REALLOC_WORKS, REALLOC_FAILS_FOR_ALL, REALLOC_FAILS_FOR_LIBM2M };
+static _Thread_local int realloc_mode;
+
+void *__libc_realloc(void *p, size_t size);
+
+/* Interposed for the libraries too: the test's own realloc. */
+void *realloc(void *p, size_t size)
+{
+	Dl_info caller;
+
+	if (realloc_mode == REALLOC_FAILS_FOR_ALL ||
+	    (realloc_mode == REALLOC_FAILS_FOR_LIBM2M &&
+	     dladdr(__builtin_return_address(0), &caller) &&
+	     strstr(caller.dli_fname, "libm2m"))) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __libc_realloc(p, size);
+}
+
+/* Out of memory, in scandir() or in libm2m's own list: -ENOMEM, not an
+ * empty list that says there is no device. */
+Test(libm2m_ir, list_reports_out_of_memory)
+{
+	struct m2m_ir_info *list = (struct m2m_ir_info *)1;
+	size_t n = 1;
+	int ret;
+
+	for (int mode = REALLOC_FAILS_FOR_ALL; mode <= REALLOC_FAILS_FOR_LIBM2M;
+	     mode++) {
+		realloc_mode = mode;
+		ret = m2m_ir_list(&list, &n);
+		realloc_mode = REALLOC_WORKS;
+		cr_assert_eq(ret, -ENOMEM, "mode %d: %d, %zu devices", mode,
+			     ret, n);
+		cr_assert_null(list);
+		cr_assert_eq(n, 0);
+		cr_assert_not_null(strstr(m2m_last_error(), "out of memory"),
+				   "%s", m2m_last_error());
+	}
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+struct reader {
+	pthread_t thread;
+	struct m2m_ir *ir;
+	bool raw;
+	int ret;
+	struct m2m_ir_scancode sc;
+	char message[256];
+	uint64_t returned_ms;
+};
+
+static void *read_forever(void *arg)
+{
+	struct reader *r = arg;
+	uint32_t values[64];
+
+	r->ret = r->raw ? m2m_ir_read_raw(r->ir, values, 64, -1) :
+			  m2m_ir_read_scancode(r->ir, &r->sc, -1);
+	snprintf(r->message, sizeof(r->message), "%s", m2m_last_error());
+	r->returned_ms = now_ms();
+	return NULL;
+}
+
+/* The IR handle's threads: docs/libm2m.md "Threads". */
+
+/* A read waiting for a scancode does not keep another thread from
+ * sending it. */
+Test(libm2m_ir, one_thread_reads_while_another_sends, .timeout = 30)
+{
+	struct reader r = { .ir = ir };
+
+	OK(m2m_ir_set_protocols(ir, BIT(RC_PROTO_NEC)));
+	cr_assert_eq(pthread_create(&r.thread, NULL, read_forever, &r), 0);
+	usleep(200000);
+	OK(m2m_ir_send_scancode(ir, RC_PROTO_NEC, 0x2a15));
+	pthread_join(r.thread, NULL);
+	cr_assert_eq(r.ret, 0, "%s", r.message);
+	cr_assert_eq(r.sc.scancode, 0x2a15);
+}
+
+/* m2m_ir_close() from another thread ends reads without a timeout. */
+static void close_during_read(bool raw)
+{
+	struct reader r = { .ir = ir, .raw = raw };
+	uint64_t closed_ms;
+
+	/* Nothing decodes (or comes back raw) while nothing is sent. */
+	while (m2m_ir_read_raw(ir, (uint32_t[64]){ 0 }, 64, 0) > 0)
+		;
+	cr_assert_eq(pthread_create(&r.thread, NULL, read_forever, &r), 0);
+	usleep(200000);
+	closed_ms = now_ms();
+	m2m_ir_close(r.ir);
+	pthread_join(r.thread, NULL);
+	ir = NULL;
+	cr_assert_eq(r.ret, -EINVAL, "%d: %s", r.ret, r.message);
+	cr_assert_not_null(strstr(r.message, "closed"), "%s", r.message);
+	cr_assert_lt(r.returned_ms - closed_ms, 2000);
+	cr_assert_eq(m2m_ir_get_fd(r.ir), -EINVAL);
+	cr_assert_not_null(strstr(m2m_last_error(), "closed or invalid"));
+}
+
+Test(libm2m_ir, close_ends_a_scancode_read_without_timeout, .timeout = 30)
+{
+	close_during_read(false);
+}
+
+Test(libm2m_ir, close_ends_a_raw_read_without_timeout, .timeout = 30)
+{
+	close_during_read(true);
 }

@@ -17,6 +17,7 @@
  * Criterion must run this with --jobs 1: the memory cap is a module
  * parameter and the statistics are the instance's, shared by all files.
  */
+#define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -931,6 +932,39 @@ static void userptr_unmapped(const struct node *n)
 Test(qbuf, userptr_to_unmapped_memory_is_efault)
 {
 	ON_BOTH_NODES(userptr_unmapped);
+}
+
+/*
+ * USERPTR CAPTURE memory the process may read but not write (a shared
+ * mapping without PROT_WRITE): vb2 pins CAPTURE memory for writing, which
+ * such a mapping refuses even to the kernel, so QBUF fails with EFAULT
+ * and the device never writes there.
+ */
+static void userptr_read_only_capture(const struct node *n)
+{
+	uint32_t size = mmap_setup(n, 0);
+	size_t len = (size + 4095) & ~4095ul;
+	struct qb b = { .type = n->cap, .memory = V4L2_MEMORY_USERPTR,
+			.length = size };
+	int fd = memfd_create("read-only", MFD_CLOEXEC);
+	uint8_t *p;
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(ftruncate(fd, len), 0);
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	cr_assert_neq(p, MAP_FAILED);
+	cr_assert_eq(reqbufs(n, n->cap, V4L2_MEMORY_USERPTR, 1), 0);
+	b.userptr = (unsigned long)p;
+	cr_assert_eq(qbuf(n, &b), EFAULT, "%s: read-only CAPTURE memory",
+		     node_name(n));
+	cr_assert_eq(reqbufs(n, n->cap, V4L2_MEMORY_USERPTR, 0), 0);
+	cr_assert_eq(munmap(p, len), 0);
+	close(fd);
+}
+
+Test(qbuf, userptr_capture_memory_without_write_access_is_efault)
+{
+	ON_BOTH_NODES(userptr_read_only_capture);
 }
 
 /*
