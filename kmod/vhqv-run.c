@@ -80,7 +80,7 @@ void vhqv_drain_prepare(struct vhqv_ctx *ctx)
 	if (m2m_ctx->is_draining || m2m_ctx->has_stopped ||
 	    v4l2_m2m_last_src_buf(m2m_ctx))
 		return;
-	dst = v4l2_m2m_last_dst_buf(m2m_ctx);
+	dst = v4l2_m2m_next_dst_buf(m2m_ctx);
 	if (dst)
 		capture_empty(ctx, dst);
 }

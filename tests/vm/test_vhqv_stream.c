@@ -363,6 +363,38 @@ Test(stream, drain_with_nothing_queued_returns_an_empty_last_buffer)
 }
 
 /*
+ * The CAPTURE buffer that comes back LAST is the one queued first, as the
+ * m2m core returns them: that one must be emptied, whatever an earlier
+ * frame left in it, even with more buffers queued behind it.
+ */
+Test(stream, drain_with_buffers_queued_empties_the_first_one)
+{
+	struct session s;
+	struct v4l2_buffer b;
+
+	session_open(&s, 64, 48, 2);
+	subscribe(&s, V4L2_EVENT_EOS);
+	stream(&s, OUT, true);
+	stream(&s, CAP, true);
+	queue_out(&s, 0, 7);
+	queue_cap(&s, 0);
+	cr_assert_eq(dequeue(&s, CAP, &b), 0);
+	cr_assert_eq(b.bytesused, s.cap_size, "a whole frame first");
+	cr_assert_eq(dequeue(&s, OUT, &b), 0);
+
+	queue_cap(&s, 0);
+	queue_cap(&s, 1);
+	encoder_cmd(&s, V4L2_ENC_CMD_STOP);
+	cr_assert_eq(dequeue(&s, CAP, &b), 0);
+	cr_assert_eq(b.index, 0, "the first queued comes back");
+	cr_assert(b.flags & V4L2_BUF_FLAG_LAST);
+	cr_assert_eq(b.bytesused, 0, "LAST with the earlier frame's %u bytes",
+		     b.bytesused);
+	expect_event(&s, V4L2_EVENT_EOS);
+	session_close(&s);
+}
+
+/*
  * docs/vhqv.md, "Geometry changes": ROTATE 90 while streaming finishes the
  * queued frames at the old size, flags the last, signals SOURCE_CHANGE,
  * then waits for CAPTURE to be re-negotiated.
