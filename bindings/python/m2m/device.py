@@ -214,7 +214,7 @@ class Device:
         Example::
 
             >>> dev.frame_sizes("NV12")
-            (2, 8192, 2, 2, 8192, 2)
+            (1, 8192, 1, 1, 8192, 1)
         """
         s = capi.m2m_get_frame_sizes(self._h().ptr, capi.m2m_fourcc_from_name(format_name(fmt)))
         return (s.min_width, s.max_width, s.step_width, s.min_height, s.max_height,
