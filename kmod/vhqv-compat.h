@@ -1,7 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vhqv-compat.h: the kernel API drift vhqv builds across, in one place.
- * The module is tested on 6.1; these keep it building on newer kernels.
+ * The module is built and tested on Debian 12's 6.1 and 6.12 (generic and
+ * PREEMPT_RT) and on the project's 6.12 debug kernel (docs/testing.md).
+ * Each change below names the kernel that made it:
+ *
+ * - 6.11: struct rc_dev lost tx_resolution (never read by rc-core, so
+ *   vhqv sets none; nothing to wrap).
+ * - 6.11: platform_driver's remove() returns void (VHQV_PLATFORM_REMOVE).
+ * - 6.18: v4l2_fh_add() and v4l2_fh_del() take the struct file
+ *   (vhqv_fh_add, vhqv_fh_del).
+ *
  * checkpatch warns about LINUX_VERSION_CODE, which is right for in-tree
  * code; an out-of-tree module built by DKMS against many kernels needs it.
  */

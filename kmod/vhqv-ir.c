@@ -235,7 +235,6 @@ int vhqv_ir_register(struct vhqv_dev *dev, struct device *parent)
 	rc->min_timeout = VHQV_IR_MIN_TIMEOUT;
 	rc->max_timeout = IR_MAX_TIMEOUT;
 	rc->rx_resolution = 1;
-	rc->tx_resolution = 1;
 	rc->tx_ir = vhqv_ir_tx;
 	rc->s_tx_mask = vhqv_ir_tx_mask;
 	rc->s_tx_carrier = vhqv_ir_tx_carrier;
