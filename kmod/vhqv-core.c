@@ -85,6 +85,8 @@ err_free_controls:
 	v4l2_ctrl_handler_free(&ctx->hdl);
 err_free_ctx:
 	v4l2_fh_exit(&ctx->fh);
+	mutex_destroy(&ctx->cfg_lock);
+	mutex_destroy(&ctx->vb_mutex);
 	kfree(ctx);
 	return ret;
 }
@@ -98,8 +100,14 @@ static int vhqv_release(struct file *file)
 	mutex_lock(&dev->dev_mutex);
 	v4l2_m2m_ctx_release(ctx->fh.m2m_ctx);
 	mutex_unlock(&dev->dev_mutex);
-	v4l2_ctrl_handler_free(&ctx->hdl);
+	/*
+	 * The file's event subscriptions go before the controls: dropping
+	 * a control event's takes the control handler's lock (vim2m's order).
+	 */
 	v4l2_fh_exit(&ctx->fh);
+	v4l2_ctrl_handler_free(&ctx->hdl);
+	mutex_destroy(&ctx->cfg_lock);
+	mutex_destroy(&ctx->vb_mutex);
 	kvfree(ctx->scratch);
 	kvfree(ctx->prev_buf);
 	kfree(ctx);
@@ -148,6 +156,7 @@ static void vhqv_dev_release(struct v4l2_device *v4l2_dev)
 	destroy_workqueue(dev->wq);
 	v4l2_m2m_release(dev->m2m_dev);
 	v4l2_device_unregister(&dev->v4l2_dev);
+	mutex_destroy(&dev->dev_mutex);
 	kfree(dev);
 }
 
@@ -210,9 +219,16 @@ static int vhqv_probe(struct platform_device *pdev)
 	}
 	platform_set_drvdata(pdev, dev);
 
+	/*
+	 * From here on, the last reference to the device frees it
+	 * (vhqv_dev_release): a node, once registered, may be open (udev
+	 * opens new nodes at once), and its file keeps the device until it
+	 * is closed, also when probe fails after it.
+	 */
+	dev->v4l2_dev.release = vhqv_dev_release;
 	ret = vhqv_register_node(dev, VHQV_NODE_SINGLE);
 	if (ret)
-		goto err_release_m2m;
+		goto err_put_dev;
 	ret = vhqv_register_node(dev, VHQV_NODE_MPLANE);
 	if (ret)
 		goto err_unregister_single;
@@ -220,8 +236,6 @@ static int vhqv_probe(struct platform_device *pdev)
 	if (ret)
 		goto err_unregister_mplane;
 
-	/* From here on, the nodes' references free dev (vhqv_dev_release). */
-	dev->v4l2_dev.release = vhqv_dev_release;
 	dev->debugfs = debugfs_create_dir(dev_name(&pdev->dev),
 					  vhqv_debugfs_root);
 	debugfs_create_file("stats", 0444, dev->debugfs, dev,
@@ -232,13 +246,16 @@ err_unregister_mplane:
 	video_unregister_device(&dev->vfd[VHQV_NODE_MPLANE]);
 err_unregister_single:
 	video_unregister_device(&dev->vfd[VHQV_NODE_SINGLE]);
-err_release_m2m:
-	v4l2_m2m_release(dev->m2m_dev);
+err_put_dev:
+	v4l2_device_put(&dev->v4l2_dev);
+	return ret;
+
 err_destroy_wq:
 	destroy_workqueue(dev->wq);
 err_unregister_v4l2:
 	v4l2_device_unregister(&dev->v4l2_dev);
 err_free_dev:
+	mutex_destroy(&dev->dev_mutex);
 	kfree(dev);
 	return ret;
 }
