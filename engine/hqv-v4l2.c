@@ -826,3 +826,189 @@ void vhqv_keep_prev(struct hqv_image *prev, void *buf,
 		next += q->plane_bytes[p];
 	}
 }
+
+/*
+ * Draining and geometry changes: the state machine (hqv-v4l2.h). Draining
+ * follows v4l2-mem2mem's helpers (v4l2_update_last_buf_state() and
+ * friends), which vhqv used before this; a geometry change is vhqv's own,
+ * after a stateful decoder's resolution change.
+ */
+
+void vhqv_flow_init(struct vhqv_flow *flow)
+{
+	memset(flow, 0, sizeof(*flow));
+	flow->drain_src = -1;
+	flow->change_src = -1;
+}
+
+bool vhqv_flow_may_run(const struct vhqv_flow *flow)
+{
+	return !flow->awaiting_capture;
+}
+
+static void flow_do_init(struct vhqv_flow_do *out)
+{
+	memset(out, 0, sizeof(*out));
+}
+
+/* Return an empty LAST buffer now if one is ready; true if it was. */
+static bool empty_last_now(unsigned int *capture_ready,
+			   struct vhqv_flow_do *out)
+{
+	if (out->empty_last >= *capture_ready)
+		return false;
+	out->empty_last++;
+	return true;
+}
+
+/* v4l2_m2m_mark_stopped(). */
+static void mark_stopped(struct vhqv_flow *flow)
+{
+	flow->draining = false;
+	flow->drain_src = -1;
+	flow->drain_next_capture = false;
+	flow->stopped = true;
+}
+
+int vhqv_flow_stop(struct vhqv_flow *flow, int last_src,
+		   unsigned int capture_ready, struct vhqv_flow_do *out)
+{
+	flow_do_init(out);
+	if (flow->draining)
+		return -EBUSY;
+	if (flow->stopped) {
+		out->eos = true;
+		return 0;
+	}
+	flow->draining = true;
+	flow->drain_src = last_src;
+	if (last_src >= 0)
+		return 0;
+	/* Every frame is done: the next CAPTURE buffer ends the drain. */
+	if (empty_last_now(&capture_ready, out)) {
+		mark_stopped(flow);
+		out->eos = true;
+	} else {
+		flow->drain_next_capture = true;
+	}
+	return 0;
+}
+
+int vhqv_flow_start(struct vhqv_flow *flow, struct vhqv_flow_do *out)
+{
+	flow_do_init(out);
+	if (flow->draining)
+		return -EBUSY;
+	out->resume = flow->stopped;
+	flow->stopped = false;
+	return 0;
+}
+
+/* The new geometry takes effect; no job runs until CAPTURE restarts. */
+static void change_now(struct vhqv_flow *flow, struct vhqv_flow_do *out)
+{
+	flow->change_pending = false;
+	flow->change_src = -1;
+	flow->awaiting_capture = true;
+	out->apply = true;
+	out->source_change = true;
+}
+
+/* No frame is left to flag: the next CAPTURE buffer, now or later. */
+static void change_when_idle(struct vhqv_flow *flow,
+			     unsigned int *capture_ready,
+			     struct vhqv_flow_do *out)
+{
+	if (!empty_last_now(capture_ready, out))
+		flow->change_next_capture = true;
+	change_now(flow, out);
+}
+
+void vhqv_flow_change(struct vhqv_flow *flow, bool capture_streaming,
+		      int last_src, unsigned int capture_ready,
+		      struct vhqv_flow_do *out)
+{
+	flow_do_init(out);
+	/* The frames of the change already pending are still the last. */
+	if (flow->change_pending)
+		return;
+	if (!capture_streaming) {
+		change_now(flow, out);
+		return;
+	}
+	flow->change_pending = true;
+	flow->change_src = last_src;
+	if (last_src < 0)
+		change_when_idle(flow, &capture_ready, out);
+}
+
+void vhqv_flow_capture_queued(struct vhqv_flow *flow,
+			      struct vhqv_flow_do *out)
+{
+	flow_do_init(out);
+	if (flow->draining && flow->drain_next_capture) {
+		out->empty_last = 1;
+		out->eos = true;
+		mark_stopped(flow);
+	} else if (flow->change_next_capture) {
+		out->empty_last = 1;
+		flow->change_next_capture = false;
+	}
+}
+
+void vhqv_flow_job_done(struct vhqv_flow *flow, int src,
+			struct vhqv_flow_do *out)
+{
+	flow_do_init(out);
+	if (flow->draining && flow->drain_src == src) {
+		out->flag_last = true;
+		out->eos = true;
+		mark_stopped(flow);
+	}
+	if (flow->change_pending && flow->change_src == src) {
+		out->flag_last = true;
+		change_now(flow, out);
+	}
+}
+
+void vhqv_flow_streamon(struct vhqv_flow *flow, unsigned int queue)
+{
+	if (queue == VHQV_SRC) {
+		/* v4l2_m2m_update_start_streaming_state(). */
+		flow->drain_src = -1;
+	} else {
+		flow->awaiting_capture = false;
+		flow->change_next_capture = false;
+	}
+}
+
+void vhqv_flow_streamoff(struct vhqv_flow *flow, unsigned int queue,
+			 unsigned int capture_ready, struct vhqv_flow_do *out)
+{
+	flow_do_init(out);
+	if (queue == VHQV_DST) {
+		/* v4l2_m2m_update_stop_streaming_state(): drained or not. */
+		flow->draining = false;
+		flow->drain_src = -1;
+		flow->drain_next_capture = false;
+		flow->stopped = false;
+		if (flow->change_pending) {
+			/* Nothing is left to flag. */
+			flow->change_pending = false;
+			flow->change_src = -1;
+			out->apply = true;
+			out->source_change = true;
+		}
+		return;
+	}
+	/* The frames a drain or a change waited for are gone. */
+	if (flow->draining) {
+		if (empty_last_now(&capture_ready, out))
+			mark_stopped(flow);
+		else
+			flow->drain_next_capture = true;
+		flow->drain_src = -1;
+	}
+	if (flow->change_pending)
+		change_when_idle(flow, &capture_ready, out);
+}

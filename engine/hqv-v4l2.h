@@ -180,4 +180,88 @@ size_t vhqv_prev_size(const struct vhqv_q_data *q);
 void vhqv_keep_prev(struct hqv_image *prev, void *buf,
 		    const struct hqv_image *src, const struct vhqv_q_data *q);
 
+/*
+ * Draining and geometry changes
+ *
+ * docs/vhqv.md's "Draining" and "Geometry changes" as one state machine
+ * with no buffers in it, as vicodec keeps its decisions out of the driver:
+ * the caller (vhqv-run.c, libm2m/inprocess/run.c) calls these under the
+ * lock that guards its queues' ready lists and its configuration, and does
+ * what the returned struct vhqv_flow_do says with its own buffers.
+ * Buffers are named by their index in their queue; -1 is none.
+ */
+struct vhqv_flow {
+	/* ENC_CMD STOP: the frame of drain_src (-1: none queued) ends it. */
+	bool draining;
+	int drain_src;
+	/* Drained: the LAST buffer went out; until START or STREAMOFF. */
+	bool stopped;
+	/*
+	 * The next CAPTURE buffer queued comes back empty with LAST: it ends
+	 * a drain that had no frame to flag, or a geometry change's.
+	 */
+	bool drain_next_capture;
+	bool change_next_capture;
+	/* A geometry change waits for the frame of change_src. */
+	bool change_pending;
+	int change_src;
+	/* The change took effect: no job until CAPTURE restarts. */
+	bool awaiting_capture;
+};
+
+/* What the caller does after a transition, in this order. */
+struct vhqv_flow_do {
+	/*
+	 * Take this many CAPTURE buffers off the front of the ready list and
+	 * return each empty, numbered as the next frame, with LAST (at most
+	 * the capture_ready the call was given).
+	 */
+	unsigned int empty_last;
+	/* The job's CAPTURE buffer carries V4L2_BUF_FLAG_LAST. */
+	bool flag_last;
+	/* The pending configuration becomes the one jobs use. */
+	bool apply;
+	/* Queue V4L2_EVENT_EOS, V4L2_EVENT_SOURCE_CHANGE (RESOLUTION). */
+	bool eos;
+	bool source_change;
+	/* START after a drain: DQBUF on CAPTURE no longer fails with EPIPE. */
+	bool resume;
+};
+
+void vhqv_flow_init(struct vhqv_flow *flow);
+/* Whether a job may start (m2m's job_ready, beside the buffer counts). */
+bool vhqv_flow_may_run(const struct vhqv_flow *flow);
+/*
+ * ENC_CMD STOP and START with both queues streaming; -EBUSY while a drain
+ * is in progress. last_src is the OUTPUT buffer queued last (a running
+ * job's included), capture_ready the CAPTURE buffers ready.
+ */
+int vhqv_flow_stop(struct vhqv_flow *flow, int last_src,
+		   unsigned int capture_ready, struct vhqv_flow_do *out);
+int vhqv_flow_start(struct vhqv_flow *flow, struct vhqv_flow_do *out);
+/*
+ * A geometry change is asked for (the caller keeps the configuration it
+ * will apply); capture_streaming is whether CAPTURE streams.
+ */
+void vhqv_flow_change(struct vhqv_flow *flow, bool capture_streaming,
+		      int last_src, unsigned int capture_ready,
+		      struct vhqv_flow_do *out);
+/*
+ * A CAPTURE buffer is queued while CAPTURE streams: out->empty_last says
+ * to return it at once instead of queueing it.
+ */
+void vhqv_flow_capture_queued(struct vhqv_flow *flow,
+			      struct vhqv_flow_do *out);
+/* The job that read OUTPUT buffer src is done. */
+void vhqv_flow_job_done(struct vhqv_flow *flow, int src,
+			struct vhqv_flow_do *out);
+/* A queue starts streaming (VHQV_SRC or VHQV_DST). */
+void vhqv_flow_streamon(struct vhqv_flow *flow, unsigned int queue);
+/*
+ * A queue stopped streaming, after the caller returned its buffers;
+ * capture_ready as above (none when CAPTURE stopped).
+ */
+void vhqv_flow_streamoff(struct vhqv_flow *flow, unsigned int queue,
+			 unsigned int capture_ready, struct vhqv_flow_do *out);
+
 #endif /* HQV_V4L2_H */

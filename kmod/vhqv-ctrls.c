@@ -34,7 +34,7 @@ static int vhqv_s_ctrl(struct v4l2_ctrl *ctrl)
 	    vhqv_is_portrait(next.rotation) == vhqv_is_portrait(cfg->rotation)) {
 		/* Takes effect from the next job, even with a change pending. */
 		vhqv_config_set_ctrl(&ctx->cfg, ctrl->id, ctrl->val);
-		if (ctx->change_pending)
+		if (ctx->flow.change_pending)
 			vhqv_config_set_ctrl(&ctx->next, ctrl->id, ctrl->val);
 		goto unlock;
 	}

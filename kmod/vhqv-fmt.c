@@ -174,15 +174,16 @@ static int vhqv_s_selection(struct file *file, void *priv,
 }
 
 /*
- * Draining: STOP and START as a stateful encoder has them, through the
- * mem2mem helpers (vicodec's shape). PAUSE and RESUME get EINVAL.
+ * Draining: STOP and START as a stateful encoder has them (vicodec's
+ * shape), decided by hqv-v4l2.c's state machine (vhqv_drain_cmd()).
+ * PAUSE and RESUME get EINVAL; without both queues streaming, STOP and
+ * START succeed and do nothing.
  */
 static int vhqv_encoder_cmd(struct file *file, void *priv,
 			    struct v4l2_encoder_cmd *ec)
 {
 	struct vhqv_ctx *ctx = file_to_ctx(file);
 	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
-	bool was_stopped;
 	int ret;
 
 	ret = v4l2_m2m_ioctl_try_encoder_cmd(file, priv, ec);
@@ -191,25 +192,7 @@ static int vhqv_encoder_cmd(struct file *file, void *priv,
 	if (!vb2_is_streaming(&m2m_ctx->cap_q_ctx.q) ||
 	    !vb2_is_streaming(&m2m_ctx->out_q_ctx.q))
 		return 0;
-
-	/* The worker flags the last frame under the same lock. */
-	mutex_lock(&ctx->cfg_lock);
-	was_stopped = v4l2_m2m_has_stopped(m2m_ctx);
-	if (ec->cmd == V4L2_ENC_CMD_STOP)
-		vhqv_drain_prepare(ctx);
-	ret = v4l2_m2m_ioctl_encoder_cmd(file, priv, ec);
-	mutex_unlock(&ctx->cfg_lock);
-	if (ret)
-		return ret;
-	if (ec->cmd == V4L2_ENC_CMD_STOP && v4l2_m2m_has_stopped(m2m_ctx))
-		vhqv_queue_event(ctx, V4L2_EVENT_EOS, 0);
-	if (ec->cmd == V4L2_ENC_CMD_START) {
-		/* DQBUF on CAPTURE stops failing with EPIPE. */
-		if (was_stopped)
-			vb2_clear_last_buffer_dequeued(&m2m_ctx->cap_q_ctx.q);
-		v4l2_m2m_try_schedule(m2m_ctx);
-	}
-	return 0;
+	return vhqv_drain_cmd(ctx, ec->cmd);
 }
 
 static int vhqv_subscribe_event(struct v4l2_fh *fh,

@@ -65,25 +65,22 @@ struct vhqv_ctx {
 	/* Protects both vb2 queues of this context. */
 	struct mutex vb_mutex;
 	/*
-	 * Protects cfg, next and the change state below, which the ioctls
-	 * and the worker both touch. Taken inside the control handler's
-	 * lock, never around it.
+	 * Protects cfg, next and flow, which the ioctls (format, control,
+	 * ENC_CMD, queue), the vb2 callbacks and the worker all touch: every
+	 * writer asserts it. Taken inside the control handler's lock and the
+	 * queues' vb_mutex, never around them.
 	 */
 	struct mutex cfg_lock;
 	struct vhqv_config cfg;
 	/*
-	 * A change of the CAPTURE geometry while CAPTURE streams (docs/vhqv.md,
-	 * "Geometry changes"): next takes effect after change_src, the last
-	 * OUTPUT buffer queued before it (a job's buffers stay queued until
-	 * it is done; with none, at once), then the queue waits for CAPTURE
-	 * to be restarted.
+	 * Draining and geometry changes (hqv-v4l2.h's state machine): a
+	 * change of the CAPTURE geometry while CAPTURE streams waits in next
+	 * until the frames queued before it are done.
 	 */
-	bool change_pending;
+	struct vhqv_flow flow;
 	struct vhqv_config next;
-	struct vb2_v4l2_buffer *change_src;
-	bool awaiting_capture;
-	/* The next CAPTURE buffer queued returns at once, empty, with LAST. */
-	bool next_capture_last;
+	/* vhqv_flow_may_run(), for job_ready, which cannot take cfg_lock. */
+	bool may_run;
 	/* Set by job_abort: the running job stops at its next band. */
 	bool aborting;
 	u32 sequence[2];
@@ -130,7 +127,8 @@ void vhqv_run_work(struct work_struct *work);
 int vhqv_change_capture(struct vhqv_ctx *ctx, const struct vhqv_config *next);
 struct vhqv_config *vhqv_config_for_write(struct vhqv_ctx *ctx);
 void vhqv_queue_event(struct vhqv_ctx *ctx, u32 type, u32 changes);
-void vhqv_drain_prepare(struct vhqv_ctx *ctx);
+void vhqv_flow_do(struct vhqv_ctx *ctx, const struct vhqv_flow_do *out);
+int vhqv_drain_cmd(struct vhqv_ctx *ctx, u32 cmd);
 
 /* vhqv-ctrls.c */
 int vhqv_ctrls_init(struct vhqv_ctx *ctx);

@@ -41,11 +41,12 @@ void vhqv_queue_event(struct vhqv_ctx *ctx, u32 type, u32 changes)
 struct vhqv_config *vhqv_config_for_write(struct vhqv_ctx *ctx)
 {
 	lockdep_assert_held(&ctx->cfg_lock);
-	return ctx->change_pending ? &ctx->next : &ctx->cfg;
+	return ctx->flow.change_pending ? &ctx->next : &ctx->cfg;
 }
 
-/* Make a CAPTURE buffer empty, numbered as the next frame. */
-static void capture_empty(struct vhqv_ctx *ctx, struct vb2_v4l2_buffer *vbuf)
+/* Return a CAPTURE buffer empty, numbered as the next frame, with LAST. */
+static void capture_last_empty(struct vhqv_ctx *ctx,
+			       struct vb2_v4l2_buffer *vbuf)
 {
 	unsigned int p;
 
@@ -54,94 +55,94 @@ static void capture_empty(struct vhqv_ctx *ctx, struct vb2_v4l2_buffer *vbuf)
 	vbuf->vb2_buf.timestamp = 0;
 	vbuf->field = V4L2_FIELD_NONE;
 	vbuf->sequence = ctx->sequence[VHQV_DST]++;
-}
-
-/* Return a CAPTURE buffer empty, flagged LAST. */
-static void capture_last_empty(struct vhqv_ctx *ctx,
-			       struct vb2_v4l2_buffer *vbuf)
-{
-	capture_empty(ctx, vbuf);
 	vbuf->flags |= V4L2_BUF_FLAG_LAST;
 	vb2_buffer_done(&vbuf->vb2_buf, VB2_BUF_STATE_DONE);
 }
 
 /*
- * A STOP with every frame done already: the m2m core returns the CAPTURE
- * buffer queued next flagged LAST (v4l2_update_last_buf_state) as it is,
- * holding what an earlier frame left in it; docs/vhqv.md promises it
- * empty. Called under cfg_lock before the core sees the STOP.
+ * Do what the drain and geometry-change state machine said (hqv-v4l2.h),
+ * but for a job's LAST flag, which is the worker's. The events go first:
+ * an application that dequeues the LAST buffer finds them queued.
  */
-void vhqv_drain_prepare(struct vhqv_ctx *ctx)
+void vhqv_flow_do(struct vhqv_ctx *ctx, const struct vhqv_flow_do *out)
 {
-	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
 	struct vb2_v4l2_buffer *dst;
+	unsigned int i;
 
 	lockdep_assert_held(&ctx->cfg_lock);
-	if (m2m_ctx->is_draining || m2m_ctx->has_stopped ||
-	    v4l2_m2m_last_src_buf(m2m_ctx))
-		return;
-	dst = v4l2_m2m_next_dst_buf(m2m_ctx);
-	if (dst)
-		capture_empty(ctx, dst);
+	if (out->apply)
+		ctx->cfg = ctx->next;
+	if (out->eos)
+		vhqv_queue_event(ctx, V4L2_EVENT_EOS, 0);
+	if (out->source_change)
+		vhqv_queue_event(ctx, V4L2_EVENT_SOURCE_CHANGE,
+				 V4L2_EVENT_SRC_CH_RESOLUTION);
+	for (i = 0; i < out->empty_last; i++) {
+		dst = v4l2_m2m_dst_buf_remove(ctx->fh.m2m_ctx);
+		if (dst)
+			capture_last_empty(ctx, dst);
+	}
+	WRITE_ONCE(ctx->may_run, vhqv_flow_may_run(&ctx->flow));
 }
 
-/*
- * The new geometry takes effect: CAPTURE's format changes, the application
- * is told, and no job runs until it has restarted CAPTURE.
- */
-static void change_now(struct vhqv_ctx *ctx)
+/* The OUTPUT buffer queued last (a running job's included), or -1. */
+static int last_src_index(struct vhqv_ctx *ctx)
 {
-	lockdep_assert_held(&ctx->cfg_lock);
-	ctx->cfg = ctx->next;
-	ctx->change_pending = false;
-	ctx->change_src = NULL;
-	ctx->awaiting_capture = true;
-	vhqv_queue_event(ctx, V4L2_EVENT_SOURCE_CHANGE,
-			 V4L2_EVENT_SRC_CH_RESOLUTION);
+	struct vb2_v4l2_buffer *src = v4l2_m2m_last_src_buf(ctx->fh.m2m_ctx);
+
+	return src ? src->vb2_buf.index : -1;
 }
 
-/*
- * The change has no frame left to wait for: the next CAPTURE buffer (now,
- * or when it is queued) comes back empty with LAST, and it takes effect.
- */
-static void change_when_idle(struct vhqv_ctx *ctx)
+static unsigned int capture_ready(struct vhqv_ctx *ctx)
 {
-	struct vb2_v4l2_buffer *dst = v4l2_m2m_dst_buf_remove(ctx->fh.m2m_ctx);
-
-	if (dst)
-		capture_last_empty(ctx, dst);
-	else
-		ctx->next_capture_last = true;
-	change_now(ctx);
+	return v4l2_m2m_num_dst_bufs_ready(ctx->fh.m2m_ctx);
 }
 
 /*
  * Change the CAPTURE geometry (a new OUTPUT format, or ROTATE between
- * landscape and portrait) to next's while CAPTURE has buffers. With
- * CAPTURE streaming, the OUTPUT buffers queued so far are still processed
- * with the old geometry; the CAPTURE buffer of the last of them carries
- * V4L2_BUF_FLAG_LAST (or, with none queued, the next CAPTURE buffer
- * returns empty with it), then SOURCE_CHANGE is signalled and processing
- * waits until CAPTURE is restarted with buffers of the new size. With
- * CAPTURE stopped, the change and the event are immediate.
+ * landscape and portrait) to next's while CAPTURE has buffers: see
+ * docs/vhqv.md, "Geometry changes", and vhqv_flow_change().
  */
 int vhqv_change_capture(struct vhqv_ctx *ctx, const struct vhqv_config *next)
 {
-	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
+	struct vb2_queue *cap_vq = v4l2_m2m_get_dst_vq(ctx->fh.m2m_ctx);
+	struct vhqv_flow_do out;
 
 	lockdep_assert_held(&ctx->cfg_lock);
 	ctx->next = *next;
-	if (ctx->change_pending)
-		return 0;
-	ctx->change_pending = true;
-	if (!vb2_is_streaming(v4l2_m2m_get_dst_vq(m2m_ctx))) {
-		change_now(ctx);
-		return 0;
-	}
+	vhqv_flow_change(&ctx->flow, vb2_is_streaming(cap_vq),
+			 last_src_index(ctx), capture_ready(ctx), &out);
+	vhqv_flow_do(ctx, &out);
+	return 0;
+}
 
-	ctx->change_src = v4l2_m2m_last_src_buf(m2m_ctx);
-	if (!ctx->change_src)
-		change_when_idle(ctx);
+/*
+ * ENC_CMD STOP or START with both queues streaming (vhqv_encoder_cmd()).
+ * The worker flags the last frame under the same lock, so STOP finds the
+ * OUTPUT buffer of a running job either still queued or done.
+ */
+int vhqv_drain_cmd(struct vhqv_ctx *ctx, u32 cmd)
+{
+	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
+	struct vhqv_flow_do out;
+	int ret;
+
+	mutex_lock(&ctx->cfg_lock);
+	if (cmd == V4L2_ENC_CMD_STOP)
+		ret = vhqv_flow_stop(&ctx->flow, last_src_index(ctx),
+				     capture_ready(ctx), &out);
+	else
+		ret = vhqv_flow_start(&ctx->flow, &out);
+	if (!ret)
+		vhqv_flow_do(ctx, &out);
+	mutex_unlock(&ctx->cfg_lock);
+	if (ret)
+		return ret;
+	/* DQBUF on CAPTURE stops failing with EPIPE. */
+	if (out.resume)
+		vb2_clear_last_buffer_dequeued(&m2m_ctx->cap_q_ctx.q);
+	if (cmd == V4L2_ENC_CMD_START)
+		v4l2_m2m_try_schedule(m2m_ctx);
 	return 0;
 }
 
@@ -236,10 +237,9 @@ void vhqv_run_work(struct work_struct *work)
 	enum vb2_buffer_state state = VB2_BUF_STATE_ERROR;
 	struct vb2_v4l2_buffer *src, *dst;
 	struct hqv_job *job = &ctx->job;
+	struct vhqv_flow_do out;
 	struct vhqv_config cfg;
-	unsigned long flags;
 	size_t scratch;
-	bool last = false;
 	unsigned int p;
 	u64 start;
 
@@ -307,33 +307,24 @@ void vhqv_run_work(struct work_struct *work)
 	 * flagged here) or gone.
 	 */
 	mutex_lock(&ctx->cfg_lock);
-	if (v4l2_m2m_is_last_draining_src_buf(m2m_ctx, src)) {
-		last = true;
-		v4l2_m2m_mark_stopped(m2m_ctx);
-		vhqv_queue_event(ctx, V4L2_EVENT_EOS, 0);
-	}
-	if (ctx->change_pending && ctx->change_src == src) {
-		last = true;
-		change_now(ctx);
-	}
+	vhqv_flow_job_done(&ctx->flow, src->vb2_buf.index, &out);
+	vhqv_flow_do(ctx, &out);
 	v4l2_m2m_src_buf_remove(m2m_ctx);
 	v4l2_m2m_dst_buf_remove(m2m_ctx);
 	mutex_unlock(&ctx->cfg_lock);
-	if (last)
+	if (out.flag_last)
 		dst->flags |= V4L2_BUF_FLAG_LAST;
 
 	/*
-	 * Both buffers at once, the result first: poll() checks OUTPUT, then
-	 * CAPTURE, so a reader that sees its OUTPUT buffer back (POLLOUT)
-	 * finds the CAPTURE one ready too, and with interrupts off the two
-	 * are apart for as short a time as can be. v4l2-compliance's select
-	 * and epoll loops count on the pair; one dequeued alone can make them
-	 * miss their frame count and never end.
+	 * The result first: poll() checks OUTPUT, then CAPTURE, each under
+	 * its queue's done_lock, so a reader that sees its OUTPUT buffer back
+	 * (POLLOUT) finds the CAPTURE one ready too. v4l2-compliance's
+	 * select and epoll loops count on the pair. Nothing more is needed:
+	 * interrupts off between the two would not make them one event on
+	 * SMP, and on PREEMPT_RT the done_lock sleeps.
 	 */
-	local_irq_save(flags);
 	v4l2_m2m_buf_done(dst, state);
 	v4l2_m2m_buf_done(src, state);
-	local_irq_restore(flags);
 	v4l2_m2m_job_finish(dev->m2m_dev, m2m_ctx);
 }
 
@@ -357,7 +348,7 @@ static int vhqv_job_ready(void *priv)
 {
 	struct vhqv_ctx *ctx = priv;
 
-	return !READ_ONCE(ctx->awaiting_capture) &&
+	return READ_ONCE(ctx->may_run) &&
 	       v4l2_m2m_num_src_bufs_ready(ctx->fh.m2m_ctx) > 0 &&
 	       v4l2_m2m_num_dst_bufs_ready(ctx->fh.m2m_ctx) > 0;
 }
@@ -503,72 +494,80 @@ static int vhqv_buf_prepare(struct vb2_buffer *vb)
  */
 static bool capture_fits(struct vhqv_ctx *ctx, struct vb2_buffer *vb)
 {
-	bool fits = true;
+	unsigned int p;
+
+	lockdep_assert_held(&ctx->cfg_lock);
+	for (p = 0; p < vb->num_planes; p++)
+		if (vb2_plane_size(vb, p) < ctx->cfg.q[VHQV_DST].sizeimage[p])
+			return false;
+	return true;
+}
+
+/*
+ * A CAPTURE buffer comes back at once, empty, when it ends a drain or a
+ * geometry change that had no frame to flag (vhqv_flow_capture_queued()),
+ * or with ERROR when it is too small for the frame.
+ */
+static void capture_queue(struct vhqv_ctx *ctx, struct vb2_v4l2_buffer *vbuf)
+{
+	struct vb2_buffer *vb = &vbuf->vb2_buf;
+	struct vhqv_flow_do out = {};
 	unsigned int p;
 
 	mutex_lock(&ctx->cfg_lock);
-	for (p = 0; p < vb->num_planes; p++)
-		if (vb2_plane_size(vb, p) < ctx->cfg.q[VHQV_DST].sizeimage[p])
-			fits = false;
+	if (vb2_is_streaming(vb->vb2_queue))
+		vhqv_flow_capture_queued(&ctx->flow, &out);
+	if (out.empty_last) {
+		out.empty_last = 0;
+		vhqv_flow_do(ctx, &out);
+		capture_last_empty(ctx, vbuf);
+	} else if (!capture_fits(ctx, vb)) {
+		for (p = 0; p < vb->num_planes; p++)
+			vb2_set_plane_payload(vb, p, 0);
+		vb2_buffer_done(vb, VB2_BUF_STATE_ERROR);
+	} else {
+		v4l2_m2m_buf_queue(ctx->fh.m2m_ctx, vbuf);
+	}
 	mutex_unlock(&ctx->cfg_lock);
-	return fits;
 }
 
 static void vhqv_buf_queue(struct vb2_buffer *vb)
 {
 	struct vhqv_ctx *ctx = vb2_get_drv_priv(vb->vb2_queue);
 	struct vb2_v4l2_buffer *vbuf = to_vb2_v4l2_buffer(vb);
-	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
-	unsigned int p;
 
-	if (!V4L2_TYPE_IS_OUTPUT(vb->vb2_queue->type) &&
-	    vb2_is_streaming(vb->vb2_queue)) {
-		/* Draining with nothing left to drain. */
-		if (v4l2_m2m_dst_buf_is_last(m2m_ctx)) {
-			capture_last_empty(ctx, vbuf);
-			v4l2_m2m_mark_stopped(m2m_ctx);
-			vhqv_queue_event(ctx, V4L2_EVENT_EOS, 0);
-			return;
-		}
-		/* A geometry change that had no frame to flag. */
-		if (ctx->next_capture_last) {
-			ctx->next_capture_last = false;
-			capture_last_empty(ctx, vbuf);
-			return;
-		}
-	}
-	if (!V4L2_TYPE_IS_OUTPUT(vb->vb2_queue->type) &&
-	    !capture_fits(ctx, vb)) {
-		for (p = 0; p < vb->num_planes; p++)
-			vb2_set_plane_payload(vb, p, 0);
-		vb2_buffer_done(vb, VB2_BUF_STATE_ERROR);
-		return;
-	}
-	v4l2_m2m_buf_queue(m2m_ctx, vbuf);
+	if (V4L2_TYPE_IS_OUTPUT(vb->vb2_queue->type))
+		v4l2_m2m_buf_queue(ctx->fh.m2m_ctx, vbuf);
+	else
+		capture_queue(ctx, vbuf);
 }
 
 static int vhqv_start_streaming(struct vb2_queue *vq, unsigned int count)
 {
 	struct vhqv_ctx *ctx = vb2_get_drv_priv(vq);
-	bool is_output = V4L2_TYPE_IS_OUTPUT(vq->type);
+	unsigned int queue = V4L2_TYPE_IS_OUTPUT(vq->type) ? VHQV_SRC : VHQV_DST;
 
-	v4l2_m2m_update_start_streaming_state(ctx->fh.m2m_ctx, vq);
-	ctx->sequence[is_output ? VHQV_SRC : VHQV_DST] = 0;
-	if (is_output) {
+	ctx->sequence[queue] = 0;
+	if (queue == VHQV_SRC)
 		ctx->prev_valid = false;
-	} else {
-		WRITE_ONCE(ctx->awaiting_capture, false);
-		ctx->next_capture_last = false;
-	}
+	mutex_lock(&ctx->cfg_lock);
+	vhqv_flow_streamon(&ctx->flow, queue);
+	WRITE_ONCE(ctx->may_run, vhqv_flow_may_run(&ctx->flow));
+	mutex_unlock(&ctx->cfg_lock);
 	return 0;
 }
 
+/*
+ * The queue's buffers come back with ERROR; OUTPUT stopping mid-drain ends
+ * the drain, and a change waiting for OUTPUT's frames happens now.
+ */
 static void vhqv_stop_streaming(struct vb2_queue *vq)
 {
 	struct vhqv_ctx *ctx = vb2_get_drv_priv(vq);
 	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
 	bool is_output = V4L2_TYPE_IS_OUTPUT(vq->type);
 	struct vb2_v4l2_buffer *vbuf;
+	struct vhqv_flow_do out;
 
 	for (;;) {
 		vbuf = is_output ? v4l2_m2m_src_buf_remove(m2m_ctx) :
@@ -577,21 +576,11 @@ static void vhqv_stop_streaming(struct vb2_queue *vq)
 			break;
 		v4l2_m2m_buf_done(vbuf, VB2_BUF_STATE_ERROR);
 	}
-	v4l2_m2m_update_stop_streaming_state(m2m_ctx, vq);
 
 	mutex_lock(&ctx->cfg_lock);
-	if (is_output && ctx->change_pending) {
-		/* The frames a pending change waited for are gone. */
-		ctx->change_src = NULL;
-		change_when_idle(ctx);
-	} else if (!is_output && ctx->change_pending) {
-		/* CAPTURE stopped: nothing is left to flag. */
-		ctx->cfg = ctx->next;
-		ctx->change_pending = false;
-		ctx->change_src = NULL;
-		vhqv_queue_event(ctx, V4L2_EVENT_SOURCE_CHANGE,
-				 V4L2_EVENT_SRC_CH_RESOLUTION);
-	}
+	vhqv_flow_streamoff(&ctx->flow, is_output ? VHQV_SRC : VHQV_DST,
+			    capture_ready(ctx), &out);
+	vhqv_flow_do(ctx, &out);
 	mutex_unlock(&ctx->cfg_lock);
 }
 

@@ -145,8 +145,7 @@ static int ip_open(const char *path, int flags)
 	ip_ctrls_init(ctx);
 	ctx->q[VHQV_SRC].type = V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE;
 	ctx->q[VHQV_DST].type = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
-	ctx->change_src = -1;
-	ctx->last_src = -1;
+	vhqv_flow_init(&ctx->flow);
 
 	pthread_mutex_lock(&ctx->lock);
 	ip_changed(ctx);

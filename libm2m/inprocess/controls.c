@@ -212,7 +212,7 @@ static int apply(struct ip_ctx *ctx, uint32_t id, int32_t val)
 	if (id != V4L2_CID_ROTATE ||
 	    vhqv_is_portrait(next.rotation) == vhqv_is_portrait(cfg->rotation)) {
 		vhqv_config_set_ctrl(&ctx->cfg, id, val);
-		if (ctx->change_pending)
+		if (ctx->flow.change_pending)
 			vhqv_config_set_ctrl(&ctx->next, id, val);
 		return 0;
 	}

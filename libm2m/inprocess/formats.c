@@ -106,7 +106,7 @@ int ip_enum_framesizes(struct ip_ctx *ctx, struct v4l2_frmsizeenum *fsize)
  */
 struct vhqv_config *ip_config_for_write(struct ip_ctx *ctx)
 {
-	return ctx->change_pending ? &ctx->next : &ctx->cfg;
+	return ctx->flow.change_pending ? &ctx->next : &ctx->cfg;
 }
 
 int ip_g_fmt(struct ip_ctx *ctx, struct v4l2_format *f)

@@ -120,20 +120,13 @@ struct ip_ctx {
 
 	/* What jobs read, and a geometry change waiting to take effect. */
 	struct vhqv_config cfg;
-	bool change_pending;
 	struct vhqv_config next;
-	int change_src;		/* OUTPUT buffer the change waits for, or -1 */
-	bool awaiting_capture;
-	bool next_capture_last;
+	/* Draining and geometry changes (engine/hqv-v4l2.h), run.c's. */
+	struct vhqv_flow flow;
 	int32_t ctrl_val[VHQV_NUM_CTRLS];
 
 	struct ip_queue q[2];
 	uint32_t sequence[2];
-	/* v4l2-mem2mem's draining state. */
-	bool is_draining;
-	bool has_stopped;
-	bool next_buf_last;
-	int last_src;		/* OUTPUT buffer STOP waits for, or -1 */
 	/* A job runs (its buffers stay on the ready lists); abort it. */
 	bool job_running;
 	bool aborting;

@@ -16,7 +16,7 @@
 
 #include "inprocess.h"
 
-/* The OUTPUT buffer queued last, or -1. */
+/* The OUTPUT buffer queued last (a running job's included), or -1. */
 static int last_src_buf(const struct ip_ctx *ctx)
 {
 	const struct ip_queue *q = &ctx->q[VHQV_SRC];
@@ -37,23 +37,7 @@ static struct ip_buffer *dst_buf_remove(struct ip_ctx *ctx)
 	return buf;
 }
 
-/* v4l2_m2m_mark_stopped(). */
-static void mark_stopped(struct ip_ctx *ctx)
-{
-	ctx->next_buf_last = false;
-	ctx->is_draining = false;
-	ctx->has_stopped = true;
-}
-
-/* v4l2_m2m_last_buffer_done(): the buffer as it is, flagged LAST. */
-static void last_buffer_done(struct ip_ctx *ctx, struct ip_buffer *buf)
-{
-	buf->flags |= V4L2_BUF_FLAG_LAST;
-	ip_buf_done(ctx, VHQV_DST, buf, false);
-	mark_stopped(ctx);
-}
-
-/* Return a CAPTURE buffer empty, flagged LAST. */
+/* Return a CAPTURE buffer empty, numbered as the next frame, with LAST. */
 static void capture_last_empty(struct ip_ctx *ctx, struct ip_buffer *buf)
 {
 	unsigned int p;
@@ -68,48 +52,38 @@ static void capture_last_empty(struct ip_ctx *ctx, struct ip_buffer *buf)
 }
 
 /*
- * The new geometry takes effect: CAPTURE's format changes, the application
- * is told, and no job runs until it has restarted CAPTURE.
+ * Do what the drain and geometry-change state machine said
+ * (engine/hqv-v4l2.h, vhqv_flow_do() in the module), but for a job's LAST
+ * flag, which is run_job()'s.
  */
-static void change_now(struct ip_ctx *ctx)
+static void flow_do(struct ip_ctx *ctx, const struct vhqv_flow_do *out)
 {
-	ctx->cfg = ctx->next;
-	ctx->change_pending = false;
-	ctx->change_src = -1;
-	ctx->awaiting_capture = true;
-	ip_queue_simple_event(ctx, V4L2_EVENT_SOURCE_CHANGE,
-			      V4L2_EVENT_SRC_CH_RESOLUTION);
-}
+	struct ip_buffer *dst;
+	unsigned int i;
 
-/*
- * The change has no frame left to wait for: the next CAPTURE buffer (now,
- * or when it is queued) comes back empty with LAST, and it takes effect.
- */
-static void change_when_idle(struct ip_ctx *ctx)
-{
-	struct ip_buffer *dst = dst_buf_remove(ctx);
-
-	if (dst)
-		capture_last_empty(ctx, dst);
-	else
-		ctx->next_capture_last = true;
-	change_now(ctx);
+	if (out->apply)
+		ctx->cfg = ctx->next;
+	if (out->eos)
+		ip_queue_simple_event(ctx, V4L2_EVENT_EOS, 0);
+	if (out->source_change)
+		ip_queue_simple_event(ctx, V4L2_EVENT_SOURCE_CHANGE,
+				      V4L2_EVENT_SRC_CH_RESOLUTION);
+	for (i = 0; i < out->empty_last; i++) {
+		dst = dst_buf_remove(ctx);
+		if (dst)
+			capture_last_empty(ctx, dst);
+	}
 }
 
 /* vhqv_change_capture(): see docs/vhqv.md, "Geometry changes". */
 int ip_change_capture(struct ip_ctx *ctx, const struct vhqv_config *next)
 {
+	struct vhqv_flow_do out;
+
 	ctx->next = *next;
-	if (ctx->change_pending)
-		return 0;
-	ctx->change_pending = true;
-	if (!ctx->q[VHQV_DST].streaming) {
-		change_now(ctx);
-		return 0;
-	}
-	ctx->change_src = last_src_buf(ctx);
-	if (ctx->change_src < 0)
-		change_when_idle(ctx);
+	vhqv_flow_change(&ctx->flow, ctx->q[VHQV_DST].streaming,
+			 last_src_buf(ctx), ctx->q[VHQV_DST].n_ready, &out);
+	flow_do(ctx, &out);
 	return 0;
 }
 
@@ -132,22 +106,16 @@ void ip_buf_queue(struct ip_ctx *ctx, unsigned int queue,
 		  struct ip_buffer *buf)
 {
 	struct ip_queue *q = &ctx->q[queue];
+	struct vhqv_flow_do out = { 0 };
 	unsigned int p;
 
-	if (queue == VHQV_DST && q->streaming) {
-		/* Draining with nothing left to drain. */
-		if (ctx->is_draining && ctx->next_buf_last) {
-			capture_last_empty(ctx, buf);
-			mark_stopped(ctx);
-			ip_queue_simple_event(ctx, V4L2_EVENT_EOS, 0);
-			return;
-		}
-		/* A geometry change that had no frame to flag. */
-		if (ctx->next_capture_last) {
-			ctx->next_capture_last = false;
-			capture_last_empty(ctx, buf);
-			return;
-		}
+	if (queue == VHQV_DST && q->streaming)
+		vhqv_flow_capture_queued(&ctx->flow, &out);
+	if (out.empty_last) {
+		out.empty_last = 0;
+		flow_do(ctx, &out);
+		capture_last_empty(ctx, buf);
+		return;
 	}
 	if (queue == VHQV_DST && !capture_fits(ctx, buf)) {
 		for (p = 0; p < buf->num_planes; p++)
@@ -161,23 +129,20 @@ void ip_buf_queue(struct ip_ctx *ctx, unsigned int queue,
 void ip_start_streaming(struct ip_ctx *ctx, unsigned int queue)
 {
 	ctx->sequence[queue] = 0;
-	if (queue == VHQV_SRC) {
-		ctx->last_src = -1;
+	if (queue == VHQV_SRC)
 		ctx->prev_valid = false;
-	} else {
-		ctx->awaiting_capture = false;
-		ctx->next_capture_last = false;
-	}
+	vhqv_flow_streamon(&ctx->flow, queue);
 }
 
 /*
- * vhqv_stop_streaming() with v4l2_m2m_update_stop_streaming_state(): the
- * device's buffers come back with ERROR; OUTPUT stopping mid-drain ends
- * the drain, and a change waiting for OUTPUT's frames happens now.
+ * vhqv_stop_streaming(): the device's buffers come back with ERROR;
+ * OUTPUT stopping mid-drain ends the drain, and a change waiting for
+ * OUTPUT's frames happens now.
  */
 void ip_stop_streaming(struct ip_ctx *ctx, unsigned int queue)
 {
 	struct ip_queue *q = &ctx->q[queue];
+	struct vhqv_flow_do out;
 
 	while (q->n_ready) {
 		struct ip_buffer *buf = &q->bufs[q->ready[0]];
@@ -185,67 +150,20 @@ void ip_stop_streaming(struct ip_ctx *ctx, unsigned int queue)
 		ip_ready_remove(q, buf->index);
 		ip_buf_done(ctx, queue, buf, true);
 	}
-	if (queue == VHQV_SRC && ctx->is_draining) {
-		struct ip_buffer *dst = dst_buf_remove(ctx);
-
-		ctx->last_src = -1;
-		if (dst)
-			last_buffer_done(ctx, dst);
-		else
-			ctx->next_buf_last = true;
-	} else if (queue == VHQV_DST) {
-		ctx->next_buf_last = false;
-		ctx->is_draining = false;
-		ctx->has_stopped = false;
-	}
-
-	if (queue == VHQV_SRC && ctx->change_pending) {
-		ctx->change_src = -1;
-		change_when_idle(ctx);
-	} else if (queue == VHQV_DST && ctx->change_pending) {
-		/* CAPTURE stopped: nothing is left to flag. */
-		ctx->cfg = ctx->next;
-		ctx->change_pending = false;
-		ctx->change_src = -1;
-		ip_queue_simple_event(ctx, V4L2_EVENT_SOURCE_CHANGE,
-				      V4L2_EVENT_SRC_CH_RESOLUTION);
-	}
-}
-
-/* v4l2_update_last_buf_state(): STOP marks the last frame queued. */
-static int drain(struct ip_ctx *ctx)
-{
-	struct ip_buffer *dst;
-
-	if (ctx->is_draining)
-		return -EBUSY;
-	if (ctx->has_stopped)
-		return 0;
-	ctx->last_src = last_src_buf(ctx);
-	ctx->is_draining = true;
-	if (ctx->last_src >= 0)
-		return 0;
-	/* Every frame is done: the next CAPTURE buffer comes back empty
-	 * (vhqv_drain_prepare() in the module). */
-	dst = dst_buf_remove(ctx);
-	if (dst) {
-		capture_last_empty(ctx, dst);
-		mark_stopped(ctx);
-	} else {
-		ctx->next_buf_last = true;
-	}
-	return 0;
+	vhqv_flow_streamoff(&ctx->flow, queue, ctx->q[VHQV_DST].n_ready,
+			    &out);
+	flow_do(ctx, &out);
 }
 
 /*
  * Draining: STOP and START as a stateful encoder has them (vhqv's
- * vhqv_encoder_cmd() over the mem2mem helpers). PAUSE and RESUME get
+ * vhqv_encoder_cmd()), decided by the state machine. PAUSE and RESUME get
  * EINVAL; without both queues streaming, STOP and START do nothing.
  */
 int ip_encoder_cmd(struct ip_ctx *ctx, unsigned long request,
 		   struct v4l2_encoder_cmd *ec)
 {
-	bool was_stopped;
+	struct vhqv_flow_do out;
 	int ret;
 
 	if (ec->cmd != V4L2_ENC_CMD_STOP && ec->cmd != V4L2_ENC_CMD_START)
@@ -256,20 +174,16 @@ int ip_encoder_cmd(struct ip_ctx *ctx, unsigned long request,
 	    !ctx->q[VHQV_SRC].streaming || !ctx->q[VHQV_DST].streaming)
 		return 0;
 
-	was_stopped = ctx->has_stopped;
-	if (ec->cmd == V4L2_ENC_CMD_STOP) {
-		ret = drain(ctx);
-		if (ret)
-			return ret;
-		if (ctx->has_stopped)
-			ip_queue_simple_event(ctx, V4L2_EVENT_EOS, 0);
-		return 0;
-	}
-	if (ctx->is_draining)
-		return -EBUSY;
-	ctx->has_stopped = false;
+	if (ec->cmd == V4L2_ENC_CMD_STOP)
+		ret = vhqv_flow_stop(&ctx->flow, last_src_buf(ctx),
+				     ctx->q[VHQV_DST].n_ready, &out);
+	else
+		ret = vhqv_flow_start(&ctx->flow, &out);
+	if (ret)
+		return ret;
+	flow_do(ctx, &out);
 	/* DQBUF on CAPTURE stops failing with EPIPE. */
-	if (was_stopped)
+	if (out.resume)
 		ctx->q[VHQV_DST].last_buffer_dequeued = false;
 	return 0;
 }
@@ -282,7 +196,7 @@ static bool job_ready(const struct ip_ctx *ctx)
 {
 	return ctx->q[VHQV_SRC].streaming && ctx->q[VHQV_DST].streaming &&
 	       ctx->q[VHQV_SRC].n_ready && ctx->q[VHQV_DST].n_ready &&
-	       !ctx->awaiting_capture;
+	       vhqv_flow_may_run(&ctx->flow);
 }
 
 static void image_from_buf(struct hqv_image *img, const struct vhqv_config *cfg,
@@ -349,8 +263,9 @@ static void run_job(struct ip_ctx *ctx)
 	struct ip_buffer *src = &sq->bufs[sq->ready[0]];
 	struct ip_buffer *dst = &dq->bufs[dq->ready[0]];
 	struct vhqv_config cfg = ctx->cfg;
+	struct vhqv_flow_do out;
 	struct hqv_job job;
-	bool done = false, last = false;
+	bool done = false;
 	unsigned int p;
 
 	ctx->job_running = true;
@@ -392,18 +307,11 @@ static void run_job(struct ip_ctx *ctx)
 	for (p = 0; p < cfg.q[VHQV_DST].fmt->mem_planes; p++)
 		dst->planes[p].bytesused = done ?
 					   cfg.q[VHQV_DST].sizeimage[p] : 0;
-	if (ctx->is_draining && ctx->last_src == (int)src->index) {
-		last = true;
-		mark_stopped(ctx);
-		ip_queue_simple_event(ctx, V4L2_EVENT_EOS, 0);
-	}
-	if (ctx->change_pending && ctx->change_src == (int)src->index) {
-		last = true;
-		change_now(ctx);
-	}
+	vhqv_flow_job_done(&ctx->flow, src->index, &out);
+	flow_do(ctx, &out);
 	ip_ready_remove(sq, src->index);
 	ip_ready_remove(dq, dst->index);
-	if (last)
+	if (out.flag_last)
 		dst->flags |= V4L2_BUF_FLAG_LAST;
 	/* The result first, as vhqv returns them. */
 	ip_buf_done(ctx, VHQV_DST, dst, !done);
