@@ -450,21 +450,35 @@ M2M_OUT_STRUCT(struct m2m_ir_scancode, sc)
 
 /* Helpers for what SWIG cannot express, and for the streaming hot path. */
 %{
-/* The Python callable m2m_py_set_log_callback() installed, and the C
- * callback that calls it. */
+/*
+ * The Python callable m2m_py_set_log_callback() installed and the level it
+ * asked for, and the C callback that calls it. Both are read and written
+ * with the GIL held, which is the binding's lock: m2m_set_log_callback()
+ * does not wait for calls of the callback that have started, so a call
+ * that libm2m began before the Python callable was cleared or replaced
+ * arrives here afterwards, and must find out what is set now.
+ */
 static PyObject *m2m_py_log_fn;
+static enum m2m_log_level m2m_py_log_level;
 
 static void m2m_py_log(enum m2m_log_level level, const char *message,
 		       void *payload)
 {
 	PyGILState_STATE gil = PyGILState_Ensure();
-	PyObject *ret = PyObject_CallFunction(m2m_py_log_fn, "is", (int)level,
-					      message);
+	PyObject *fn = level <= m2m_py_log_level ? m2m_py_log_fn : NULL;
 
-	/* A log callback cannot fail the call that logs: report and go on. */
-	if (!ret)
-		PyErr_WriteUnraisable(m2m_py_log_fn);
-	Py_XDECREF(ret);
+	if (fn) {
+		/* Held for the call: the callable may clear itself. */
+		PyObject *ret;
+
+		Py_INCREF(fn);
+		ret = PyObject_CallFunction(fn, "is", (int)level, message);
+		/* A log callback cannot fail the call that logs: report, go on. */
+		if (!ret)
+			PyErr_WriteUnraisable(fn);
+		Py_XDECREF(ret);
+		Py_DECREF(fn);
+	}
 	PyGILState_Release(gil);
 }
 %}
@@ -547,6 +561,7 @@ PyObject *m2m_py_set_log_callback(PyObject *fn, enum m2m_log_level max_level)
 	if (fn != Py_None) {
 		Py_INCREF(fn);
 		m2m_py_log_fn = fn;
+		m2m_py_log_level = max_level;
 		m2m_set_log_callback(m2m_py_log, max_level, NULL);
 	}
 	Py_RETURN_NONE;

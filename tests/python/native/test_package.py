@@ -4,12 +4,17 @@ documentation."""
 import errno
 import inspect
 import pydoc
+import sys
+import threading
+import time
 
 import numpy as np
 import pytest
 
 import m2m
 import m2m.ir
+
+capi = m2m.capi
 
 
 def test_fourcc_matches_v4l2_and_names_are_case_blind():
@@ -174,3 +179,62 @@ def test_rect_members_read_back_what_was_set_negative_ones_too():
     rect = m2m.capi.m2m_rect()
     rect.left, rect.top, rect.width, rect.height = -6, 4, 320, 240
     assert (rect.left, rect.top, rect.width, rect.height) == (-6, 4, 320, 240)
+
+
+def log_from_another_thread_while_this_one_changes_the_callback(change):
+    """A thread opens the in-process device, which logs (DEBUG), while this
+    thread holds the GIL: libm2m has chosen the binding's C callback, which
+    waits for the GIL. This thread then runs change(seen) - clearing or
+    replacing the Python callback - before letting the GIL go. Returns what
+    reached the callbacks after the change and sys.unraisablehook. An
+    attempt in which the message came before this thread took the GIL
+    shows nothing, and is made again."""
+    old_hook, old_interval = sys.unraisablehook, sys.getswitchinterval()
+    try:
+        for _ in range(20):
+            seen, unraisable, changed = [], [], []
+            sys.unraisablehook = unraisable.append
+            capi.m2m_py_set_log_callback(
+                lambda level, msg: seen.append(("first", msg, bool(changed))),
+                capi.M2M_LOG_DEBUG)
+            opened = []
+            thread = threading.Thread(target=lambda: opened.append(capi.m2m_open("inprocess")))
+            # This thread takes the GIL when the other enters m2m_open()
+            # (SWIG releases it there), and keeps it until join().
+            sys.setswitchinterval(30)
+            thread.start()
+            end = time.monotonic() + 0.1
+            while time.monotonic() < end:
+                pass
+            change(seen, changed)
+            changed.append(True)
+            thread.join()
+            sys.setswitchinterval(old_interval)
+            capi.m2m_py_set_log_callback(None, capi.M2M_LOG_ERROR)
+            capi.m2m_close(opened[0])
+            if all(after for _, _, after in seen):
+                return seen, unraisable
+    finally:
+        sys.setswitchinterval(old_interval)
+        capi.m2m_py_set_log_callback(None, capi.M2M_LOG_ERROR)
+        sys.unraisablehook = old_hook
+    pytest.fail("the other thread logged before this one held the GIL, 20 times")
+
+
+def test_a_cleared_log_callback_is_not_called_by_a_call_already_logging():
+    seen, unraisable = log_from_another_thread_while_this_one_changes_the_callback(
+        lambda seen, changed: capi.m2m_py_set_log_callback(None, capi.M2M_LOG_ERROR))
+    # Before: the C callback called the cleared (NULL) callable, and the
+    # SystemError went to sys.unraisablehook.
+    assert [u.exc_value for u in unraisable] == []
+    assert seen == []
+
+
+def test_a_replaced_log_callback_gets_only_the_levels_it_asked_for():
+    def replace(seen, changed):
+        capi.m2m_py_set_log_callback(
+            lambda level, msg: seen.append(("second", msg, bool(changed))), capi.M2M_LOG_ERROR)
+    seen, unraisable = log_from_another_thread_while_this_one_changes_the_callback(replace)
+    assert [u.exc_value for u in unraisable] == []
+    # The DEBUG message libm2m was logging is not the new callback's.
+    assert seen == []
