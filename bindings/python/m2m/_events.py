@@ -1,10 +1,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Events: control changes, frame starts, end of stream, source changes."""
 import asyncio
-import time
 from dataclasses import dataclass
 
-from . import capi
+from . import _waiting, capi
 from ._errors import InvalidArgument, WouldBlock
 
 #: Event kinds by name (enum m2m_event_type).
@@ -16,8 +15,8 @@ KINDS = {
 }
 _KIND_NAMES = {v: k for k, v in KINDS.items()}
 
-# m2m_wait() and the device fd also report ready buffers; while only those
-# are ready, waiting for an event polls at this interval instead of spinning.
+# The device's fd is also readable while buffers are ready; while only
+# those are, async iteration polls at this interval instead of spinning.
 _POLL_S = 0.002
 
 
@@ -67,8 +66,9 @@ class Events:
         sel = selectors.DefaultSelector()
         sel.register(dev.events, selectors.EVENT_READ)
 
-    The device's fd is also readable while buffers can be dequeued; while
-    only buffers are ready, the waits here poll every 2 ms.
+    :meth:`get` and iteration wait for events alone. The device's fd is
+    also readable while buffers can be dequeued; while only buffers are
+    ready, ``async for`` polls every 2 ms.
     """
 
     def __init__(self, device):
@@ -135,25 +135,22 @@ class Events:
 
     def get(self, timeout=None):
         """The next event, waiting up to ``timeout`` seconds (None: for
-        ever, 0: not at all); None when none came.
+        ever, Ctrl-C ending the wait; 0: not at all); None when none came.
 
         Example::
 
             ev = dev.events.get(timeout=0.5)
         """
         h = self._device._h()
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
+
+        def take(ms):
+            if not capi.m2m_wait_for(h.ptr, capi.M2M_READY_EVENT, ms) & capi.M2M_READY_EVENT:
+                return None
             try:
                 return self._event(capi.m2m_dequeue_event(h.ptr))
-            except WouldBlock:
-                pass
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
+            except WouldBlock:      # another thread took it
                 return None
-            ready = capi.m2m_wait(h.ptr, -1 if left is None else max(1, int(left * 1000)))
-            if ready and not ready & capi.M2M_READY_EVENT:
-                time.sleep(_POLL_S if left is None else min(_POLL_S, left))
+        return _waiting.wait(take, timeout)
 
     def pending(self):
         """Every event queued now, without waiting.

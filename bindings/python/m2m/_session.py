@@ -1,10 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Streaming sessions: frames in and out through mapped buffers."""
-import time
-
 import numpy as np
 
-from . import capi
+from . import _waiting, capi
 from ._errors import DeviceBusy, InvalidArgument, Timeout
 from ._formats import check_plane, format_name
 from ._frame import Frame
@@ -15,6 +13,8 @@ from .device import CAPTURE, OUTPUT
 # Python call less per buffer on the streaming path.
 _queue_index = capi._capi.m2m_py_queue_index
 _dequeue_index = capi._capi.m2m_py_dequeue_index
+_wait_for = capi._capi.m2m_wait_for
+_READY = {OUTPUT: capi.M2M_READY_OUTPUT, CAPTURE: capi.M2M_READY_CAPTURE}
 
 
 class Session:
@@ -136,7 +136,17 @@ class Session:
         self._check()
         if self._free:
             return self._inputs.frames[self._free.pop()]
-        return self._inputs.frames[_dequeue_index(self._ptr, OUTPUT)]
+        return self._inputs.frames[self._take(OUTPUT, None)]
+
+    def _take(self, queue, timeout):
+        """Dequeue a buffer of a queue, its index, once one is ready: in
+        slices (m2m._waiting), so that Ctrl-C gets through. A device opened
+        nonblock is not waited for without a timeout: WouldBlock."""
+        if timeout is not None or not self._device._nonblock:
+            ready = _READY[queue]
+            if not _waiting.wait(lambda ms: _wait_for(self._ptr, ready, ms) & ready, timeout):
+                raise Timeout(110, f"no frame from {self._device.path} in {timeout} s")
+        return _dequeue_index(self._ptr, queue)
 
     def queue(self, frame, *, timestamp_ns=None):
         """Give the device a source frame: an input Frame of this session
@@ -181,7 +191,8 @@ class Session:
 
     def dequeue(self, timeout=None):
         """The next result: a Frame viewing a CAPTURE buffer, the caller's
-        until :meth:`release`. Waits for it (up to ``timeout`` seconds).
+        until :meth:`release`. Waits for it (up to ``timeout`` seconds;
+        None: for ever, Ctrl-C ending the wait).
 
         :raises EndOfStream: after the LAST frame of a drain
         :raises Timeout: when nothing came in time
@@ -193,13 +204,7 @@ class Session:
             s.release(out)
         """
         self._check()
-        if timeout is not None:
-            deadline = time.monotonic() + timeout
-            while not capi.m2m_wait(self._ptr, max(0, int((deadline - time.monotonic())
-                                                          * 1000))) & capi.M2M_READY_CAPTURE:
-                if time.monotonic() >= deadline:
-                    raise Timeout(110, f"no frame from {self._device.path} in {timeout} s")
-        frame = self._outputs.frames[_dequeue_index(self._ptr, CAPTURE)]
+        frame = self._outputs.frames[self._take(CAPTURE, timeout)]
         self._pending -= 1
         return frame
 

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import capi
+from . import _waiting, capi
 from ._colour import matrix_of, range_of, tag
 from ._controls import Controls
 from ._errors import (DeviceBusy, DeviceClosed, DeviceNotFound, InvalidArgument,
@@ -106,6 +106,7 @@ class Device:
     def __init__(self, name="auto", *, nonblock=False, syscalls=False):
         self._handle = None
         self._session = None
+        self._nonblock = bool(nonblock)
         self._memory = {OUTPUT: None, CAPTURE: None}
         self._convert_key = None
         opts = capi.m2m_open_options()
@@ -180,16 +181,17 @@ class Device:
         return capi.m2m_get_fd(self._h().ptr)
 
     def wait(self, timeout=None):
-        """Wait until a buffer or an event can be dequeued; what is ready,
-        as :class:`Ready` bits (empty on timeout).
+        """Wait until a buffer or an event can be dequeued, up to
+        ``timeout`` seconds (None: for ever, Ctrl-C ending the wait); what
+        is ready, as :class:`Ready` bits (empty on timeout).
 
         Example::
 
             if dev.wait(0.5) & m2m.Ready.CAPTURE:
                 out = session.dequeue()
         """
-        ms = -1 if timeout is None else int(timeout * 1000)
-        return Ready(capi.m2m_wait(self._h().ptr, ms))
+        h = self._h()
+        return Ready(_waiting.wait(lambda ms: capi.m2m_wait(h.ptr, ms), timeout) or 0)
 
     # ------------------------------------------------------------------
     # Formats

@@ -31,13 +31,12 @@ scancode, :meth:`Device.scancodes` stops after a quiet ``timeout``,
 """
 import asyncio
 import errno as _errno
-import time
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
-from . import capi
+from . import _waiting, capi
 from ._errors import DeviceClosed, DeviceNotFound, InvalidArgument, NotFound, OutOfRange
 
 # Room for encoded timings: lirc's own limit for one write (LIRCBUF_SIZE).
@@ -86,9 +85,6 @@ _KINDS = {
     capi.LIRC_MODE2_TIMEOUT: "timeout",
     capi.LIRC_MODE2_OVERFLOW: "overflow",
 }
-
-# A blocking read waits in slices this long, so Ctrl-C is noticed.
-_SLICE_S = 0.5
 
 
 def _protocol(name):
@@ -190,15 +186,6 @@ def _check_durations(durations):
     if isinstance(values, np.ndarray):
         return np.ascontiguousarray(values, dtype=np.uint32)
     return [int(v) for v in values]
-
-
-def _ms(timeout):
-    """A timeout in seconds (None: for ever) as milliseconds for libm2m."""
-    if timeout is None:
-        return -1
-    if timeout <= 0:
-        return 0
-    return max(1, int(timeout * 1000 + 0.5))
 
 
 @dataclass(frozen=True)
@@ -528,7 +515,8 @@ class Device:
 
     def read(self, timeout=None):
         """The next decoded scancode, waiting up to ``timeout`` seconds
-        (None: for ever, 0: not at all); None when none came in time.
+        (None: for ever, Ctrl-C ending the wait; 0: not at all); None when
+        none came in time.
 
         Example::
 
@@ -537,16 +525,13 @@ class Device:
                 print("no key in a second")
         """
         h = self._h()
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            left = None if deadline is None else deadline - time.monotonic()
-            # Waits in slices, so that a signal (Ctrl-C) is handled.
-            ms = _ms(_SLICE_S if left is None else min(left, _SLICE_S))
+
+        def take(ms):
             try:
                 return Scancode._from(capi.m2m_ir_read_scancode(h.ptr, ms))
             except TimeoutError:
-                if left is not None and left <= _SLICE_S:
-                    return None
+                return None
+        return _waiting.wait(take, timeout)
 
     def scancodes(self, timeout=None):
         """An iterator of decoded scancodes as they come; it ends when none
@@ -598,11 +583,14 @@ class Device:
             marks = [t.value for t in timings if t.kind == "pulse"]
         """
         h = self._h()
-        try:
-            values = capi.m2m_ir_read_raw(h.ptr, max_values, _ms(timeout))
-        except TimeoutError:
-            return None
-        return [Timing._from(v) for v in values]
+
+        def take(ms):
+            try:
+                return capi.m2m_ir_read_raw(h.ptr, max_values, ms)
+            except TimeoutError:
+                return None
+        values = _waiting.wait(take, timeout)
+        return None if values is None else [Timing._from(v) for v in values]
 
     def fileno(self):
         """An fd for ``select``/``selectors``/asyncio, readable when

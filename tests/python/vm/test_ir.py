@@ -3,8 +3,11 @@
 sent comes back decoded by the kernel's decoders."""
 import asyncio
 import errno
+import os
 import random
 import selectors
+import sys
+import threading
 import time
 
 import numpy as np
@@ -12,6 +15,9 @@ import pytest
 
 import m2m
 import m2m.ir
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from interrupt import LATENCY_S, interrupt_latency  # noqa: E402
 
 # The kernel's scancode bits of every protocol it encodes, and its decoder
 # family (enabled one at a time: some frames fit another family's timings).
@@ -256,3 +262,31 @@ def test_a_closed_device_raises_device_closed():
     with pytest.raises(m2m.DeviceClosed):
         rc.read(timeout=0)
     rc.close()
+
+
+# ----------------------------------------------------------------------
+# Waiting: Ctrl-C gets out of reads without a timeout; others run meanwhile
+
+@pytest.mark.parametrize("block", ["rc.read()", "next(iter(rc))", "rc.read_raw()"])
+def test_ctrl_c_interrupts_a_read_without_timeout(block):
+    setup = 'rc = m2m.ir.open("vhqv-ir")\nrc.protocols = {"nec"}'
+    latency = interrupt_latency(setup, block)
+    print(f"{block}: KeyboardInterrupt {latency * 1000:.1f} ms after SIGINT")
+    assert latency < LATENCY_S
+
+
+def test_another_thread_runs_and_sends_while_one_reads(rc):
+    rc.protocols = {"nec"}
+    keys = []
+    reader = threading.Thread(target=lambda: keys.append(rc.read()))
+    reader.start()
+    time.sleep(0.05)
+    count, end = 0, time.monotonic() + 0.2
+    while time.monotonic() < end:
+        count += 1
+    assert reader.is_alive() and not keys
+    rc.send("nec", 0x0505)
+    reader.join(10)
+    assert [k.scancode for k in keys] == [0x0505]
+    # Holding the GIL while reading would leave this thread at 0 or so.
+    assert count > 1000
