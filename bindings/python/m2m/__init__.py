@@ -59,7 +59,7 @@ from ._controls import Control, Controls
 from ._errors import (BufferTooSmall, DeviceBusy, DeviceClosed, DeviceNotFound,
                       EndOfStream, Error, InvalidArgument, NotFound, NotSupported,
                       OutOfRange, Timeout, UnknownControl, UnsupportedFormat,
-                      WouldBlock, from_errno)
+                      WouldBlock, WrongType, from_errno)
 from ._events import Event, Events
 from ._formats import (FIELDS, format_name, formats, fourcc, frame_format, plane_layouts,
                        plane_names, plane_shapes, plane_views)
@@ -73,7 +73,8 @@ __all__ = [
     "BufferTooSmall", "Control", "Controls", "Device", "DeviceBusy", "DeviceClosed",
     "DeviceInfo", "DeviceNotFound", "EndOfStream", "Error", "Event", "Events", "FIELDS",
     "Frame", "InvalidArgument", "NotFound", "NotSupported", "OutOfRange", "Ready",
-    "Session", "Timeout", "UnknownControl", "UnsupportedFormat", "WouldBlock", "devices",
+    "Session", "Timeout", "UnknownControl", "UnsupportedFormat", "WouldBlock", "WrongType",
+    "devices",
     "format_name", "formats", "fourcc", "frame_format", "from_errno", "ir", "open",
     "plane_layouts", "plane_names", "plane_shapes", "plane_views",
 ]

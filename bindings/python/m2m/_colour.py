@@ -11,8 +11,7 @@ a Y'CbCr made from R'G'B' from the colorspace. A range is the
 in by its rule (docs/libm2m.md, "Colour"), which this package does not
 repeat.
 """
-from . import capi
-from ._errors import InvalidArgument
+from . import _args, capi
 
 #: Matrix names: (ycbcr_enc, the colorspace set with it).
 _MATRICES = {
@@ -30,24 +29,16 @@ MATRICES = tuple(_MATRICES)
 RANGES = tuple(_RANGES)
 
 
-def _check(value, names, argument):
-    if value is None or (isinstance(value, str) and value in names):
-        return value
-    accepted = ", ".join(repr(n) for n in names)
-    raise InvalidArgument(22, f"{argument} takes {accepted} or None (untagged), "
-                          f"not {value!r}")
-
-
 def check_matrix(value, argument="matrix"):
-    """``value`` if it is a matrix name or None, else InvalidArgument
-    naming ``argument`` and the names it takes."""
-    return _check(value, MATRICES, argument)
+    """``value`` if it is a matrix name or None (untagged), else
+    InvalidArgument naming ``argument`` and the names it takes."""
+    return _args.name(value, MATRICES, argument, optional=True)
 
 
 def check_range(value, argument="range"):
-    """``value`` if it is a range name or None, else InvalidArgument
-    naming ``argument`` and the names it takes."""
-    return _check(value, RANGES, argument)
+    """``value`` if it is a range name or None (untagged), else
+    InvalidArgument naming ``argument`` and the names it takes."""
+    return _args.name(value, RANGES, argument, optional=True)
 
 
 def tag(fmt, matrix, range_):

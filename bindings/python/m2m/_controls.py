@@ -3,8 +3,8 @@
 import re
 from collections.abc import MutableMapping
 
-from . import capi
-from ._errors import NotFound, OutOfRange, UnknownControl
+from . import _args, capi
+from ._errors import NotFound, NotSupported, OutOfRange, UnknownControl
 
 _TYPES = {
     capi.M2M_CONTROL_INTEGER: "integer", capi.M2M_CONTROL_BOOLEAN: "boolean",
@@ -26,8 +26,10 @@ class Control:
 
     Attributes: ``name`` (the driver's, "Rotate"), ``key`` (as an
     identifier, "rotate"), ``id``, ``type`` ("integer", "boolean", "menu",
-    ...), ``minimum``, ``maximum``, ``step``, ``default``, and ``menu``: for
-    menu controls a dict of item index to name (integer menus: to value).
+    ...), ``minimum``, ``maximum``, ``step``, ``default`` (as the control
+    gives and takes values: a bool, a menu item's name, an integer), and
+    ``menu``: for menu controls a dict of item index to name (integer
+    menus: to value).
 
     Example::
 
@@ -45,9 +47,9 @@ class Control:
         self.minimum = info.minimum
         self.maximum = info.maximum
         self.step = info.step
-        self.default = info.default_value
         self.flags = info.flags
         self.menu = menu
+        self.default = self.from_value(info.default_value)
 
     def _range(self):
         if self.menu:
@@ -57,29 +59,30 @@ class Control:
 
     def to_value(self, value):
         """The integer to set for a Python value, checked against the
-        control's type, range, step and menu; raises :class:`OutOfRange`
-        or :class:`TypeError` naming the control and what it takes.
+        control's type, range, step and menu: a boolean control takes True
+        or False (not 0 or 1), a menu an item's name (any case) or its
+        index, the others integers (not bools or floats). Raises
+        :class:`OutOfRange` or :class:`WrongType` naming the control and
+        what it takes.
 
         Example::
 
             >>> dev.controls.info("deinterlacing_mode").to_value("blend")
             2
         """
+        argument = f"control {self.key!r}"
+        if self.type == "boolean":
+            return int(_args.boolean(value, argument))
         if self.type == "menu" and isinstance(value, str):
             for index, item in self.menu.items():
                 if identifier(item) == identifier(value):
                     return index
             raise OutOfRange(34, f"control {self.key!r} has no menu item {value!r}: "
                              f"it takes {self._range()}")
-        if isinstance(value, bool):
-            value = int(value)
-        if not isinstance(value, int):
-            try:
-                value = int(value.__index__())
-            except AttributeError:
-                raise TypeError(f"control {self.key!r} takes an integer"
-                                f"{' or a menu item name' if self.menu else ''}, "
-                                f"not {type(value).__name__}") from None
+        if not _args.is_integer(value):
+            raise _args.wrong_type(argument, "an integer" + (" or a menu item name"
+                                                             if self.menu else ""), value)
+        value = int(value)
         ok = self.minimum <= value <= self.maximum
         if ok and self.step > 1:
             ok = (value - self.minimum) % self.step == 0
@@ -159,12 +162,15 @@ class Controls(MutableMapping):
             270
         """
         controls = self._load()
-        if isinstance(name, int):
+        if _args.is_integer(name):
             for c in controls.values():
                 if c.id == name:
                     return c
-        elif isinstance(name, str) and identifier(name) in controls:
-            return controls[identifier(name)]
+        elif isinstance(name, str):
+            if identifier(name) in controls:
+                return controls[identifier(name)]
+        else:
+            raise _args.wrong_type("a control", "its name or its id (an integer)", name)
         raise UnknownControl(2, f"{self._device.driver} has no control {name!r} "
                              f"(it has: {', '.join(controls)})")
 
@@ -181,8 +187,9 @@ class Controls(MutableMapping):
         capi.m2m_set_control(h.ptr, c.id, raw)
 
     def __delitem__(self, name):
-        raise TypeError("controls cannot be deleted; set the default: "
-                        "dev.controls[name] = dev.controls.info(name).default")
+        raise NotSupported(95, "controls cannot be deleted; set the default: "
+                           "dev.controls.reset(), or dev.controls[name] = "
+                           "dev.controls.info(name).default")
 
     def __iter__(self):
         return iter(self._load())
@@ -192,7 +199,7 @@ class Controls(MutableMapping):
 
     def __contains__(self, name):
         return (isinstance(name, str) and identifier(name) in self._load()) or \
-            (isinstance(name, int) and any(c.id == name for c in self._load().values()))
+            (_args.is_integer(name) and any(c.id == name for c in self._load().values()))
 
     def __getattr__(self, name):
         if name.startswith("_"):

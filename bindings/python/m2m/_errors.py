@@ -4,8 +4,9 @@
 Every failure arrives as an instance of :class:`Error` (an :class:`OSError`)
 with ``errno`` set and a message; libm2m's failures carry the library's
 message, which names the call, the ioctl and what was wrong. Classes for
-bad values also derive from :class:`ValueError`, lookups from
-:class:`LookupError`, so generic ``except`` clauses work too.
+bad values also derive from :class:`ValueError`, of wrong types from
+:class:`TypeError`, lookups from :class:`LookupError`, so generic
+``except`` clauses work too.
 
 =====================  ================  ==================================
 class                  errno             when
@@ -17,6 +18,7 @@ class                  errno             when
 ``DeviceClosed``       EBADF             the Device was closed
 ``UnsupportedFormat``  EINVAL            a format, size or frame refused
 ``InvalidArgument``    EINVAL            an argument refused
+``WrongType``          EINVAL            an argument of the wrong type
 ``OutOfRange``         ERANGE            a control value out of range
 ``BufferTooSmall``     ENOSPC            a frame smaller than its format
 ``WouldBlock``         EAGAIN            nothing ready (non-blocking)
@@ -104,6 +106,19 @@ class InvalidArgument(Error, ValueError):
     Example::
 
         m2m.frame_format("YUYV", 641, 480)   # odd width: InvalidArgument
+    """
+
+
+class WrongType(InvalidArgument, TypeError):
+    """An argument of the wrong type (EINVAL): the message names the
+    argument and what it takes. Also a :class:`TypeError`.
+
+    Example::
+
+        try:
+            dev.convert(rgb, hflip="no")
+        except m2m.WrongType as e:
+            print(e)    # hflip takes True or False, not 'no' (str)
     """
 
 
@@ -211,4 +226,8 @@ def from_errno(err, message):
         >>> m2m.from_errno(errno.EPIPE, "drained")
         EndOfStream(32, 'drained')
     """
+    if not isinstance(err, int) or isinstance(err, bool) or not isinstance(message, str):
+        raise WrongType(_errno.EINVAL, f"from_errno takes an errno (int) and a message (str), "
+                        f"not {err!r} ({type(err).__name__}) and {message!r} "
+                        f"({type(message).__name__})")
     return _BY_ERRNO.get(err, Error)(err, message)

@@ -3,7 +3,7 @@
 import asyncio
 from dataclasses import dataclass
 
-from . import _waiting, capi
+from . import _args, _waiting, capi
 from ._errors import InvalidArgument, WouldBlock
 
 #: Event kinds by name (enum m2m_event_type).
@@ -90,10 +90,10 @@ class Events:
             dev.events.subscribe("ctrl", "rotate", initial=True)
             dev.events.subscribe("eos")
         """
-        flags = (capi.M2M_EVENT_SEND_INITIAL if initial else 0) | \
-            (capi.M2M_EVENT_ALLOW_FEEDBACK if feedback else 0)
-        capi.m2m_subscribe_event(self._device._h().ptr, self._kind(kind),
-                                 self._control(control).id if control else 0, flags)
+        kind = self._kind(kind)
+        flags = (capi.M2M_EVENT_SEND_INITIAL if _args.boolean(initial, "initial") else 0) | \
+            (capi.M2M_EVENT_ALLOW_FEEDBACK if _args.boolean(feedback, "feedback") else 0)
+        capi.m2m_subscribe_event(self._device._h().ptr, kind, self._id(kind, control), flags)
 
     def unsubscribe(self, kind, control=None):
         """Stop events of a kind (see :meth:`subscribe`).
@@ -102,14 +102,25 @@ class Events:
 
             dev.events.unsubscribe("ctrl", "rotate")
         """
-        capi.m2m_unsubscribe_event(self._device._h().ptr, self._kind(kind),
-                                   self._control(control).id if control else 0)
+        kind = self._kind(kind)
+        capi.m2m_unsubscribe_event(self._device._h().ptr, kind, self._id(kind, control))
 
     @staticmethod
     def _kind(kind):
-        if kind not in KINDS:
-            raise InvalidArgument(22, f"unknown event kind {kind!r} (known: {', '.join(KINDS)})")
-        return KINDS[kind]
+        return KINDS[_args.name(kind, tuple(KINDS), "kind")]
+
+    def _id(self, kind, control):
+        """The control id a subscription names: ctrl events need one, the
+        others take none."""
+        if kind == capi.M2M_EVENT_CTRL:
+            if control is None:
+                raise InvalidArgument(22, "kind 'ctrl' takes a control: subscribe(\"ctrl\", "
+                                      "\"rotate\")")
+            return self._control(control).id
+        if control is not None:
+            raise InvalidArgument(22, f"control is for kind 'ctrl' only, not "
+                                  f"{_KIND_NAMES[kind]!r}: {control!r}")
+        return 0
 
     def _event(self, ev):
         kind = _KIND_NAMES.get(ev.type, str(ev.type))

@@ -26,7 +26,7 @@ A padded line pitch (``bytesperline``) gives strided views, not copies.
 """
 import numpy as np
 
-from . import capi
+from . import _args, capi
 from ._errors import UnsupportedFormat
 
 #: V4L2 field orders by name (enum v4l2_field); "none" is progressive.
@@ -66,15 +66,19 @@ def fourcc(name):
         >>> m2m.fourcc("nv12") == m2m.fourcc("NV12")
         True
 
-    Raises :class:`UnsupportedFormat` naming a format libm2m does not know.
+    Raises :class:`UnsupportedFormat` naming a format libm2m does not know,
+    :class:`WrongType` for what is neither a name nor a code.
     """
     code = 0
-    if isinstance(name, int):
-        code = name
+    if _args.is_integer(name):
+        code = int(name) if 0 < name < 2 ** 32 else 0
     elif isinstance(name, str):
         code = capi.m2m_fourcc_from_name(name)
         if capi.m2m_fourcc_to_name(code) is None:
             code = capi.m2m_fourcc_from_name(name.upper())
+    else:
+        raise _args.wrong_type("a pixel format", "a name such as \"NV12\" or a fourcc code",
+                               name)
     if not code or capi.m2m_fourcc_to_name(code) is None:
         known = ", ".join(formats())
         raise UnsupportedFormat(22, f"unknown pixel format {name!r} (known: {known})")
@@ -94,11 +98,7 @@ def format_name(code):
 
 def field_code(field):
     """The V4L2 field value of a field order name ("interlaced_tb", ...)."""
-    if isinstance(field, int) and field in _FIELD_NAMES:
-        return field
-    if isinstance(field, str) and field.lower() in FIELDS:
-        return FIELDS[field.lower()]
-    raise UnsupportedFormat(22, f"unknown field order {field!r} (known: {', '.join(FIELDS)})")
+    return FIELDS[_args.name(field, tuple(FIELDS), "field")]
 
 
 def field_name(code):
@@ -123,14 +123,15 @@ def frame_format(name, width, height, *, field=None, bytesperline=None):
         640
     """
     fmt = capi.m2m_format()
-    capi.m2m_format_init(fmt, fourcc(name), int(width), int(height))
+    code = fourcc(name)
+    width = _args.integer(width, "width", 0, 2 ** 32 - 1, takes="a size in pixels, 1 to 8192")
+    height = _args.integer(height, "height", 0, 2 ** 32 - 1, takes="a size in pixels, 1 to 8192")
+    capi.m2m_format_init(fmt, code, width, height)
     if field is not None:
         fmt.field = field_code(field)
     if bytesperline is not None:
-        pitches = list(bytesperline)
-        if len(pitches) != fmt.num_planes:
-            raise UnsupportedFormat(22, f"{name} has {fmt.num_planes} memory planes, "
-                                    f"bytesperline gives {len(pitches)}")
+        takes = f"a pitch in bytes per memory plane of {name} ({fmt.num_planes})"
+        pitches = _args.integers(bytesperline, fmt.num_planes, "bytesperline", takes)
         for p, (given, least) in enumerate(zip(pitches, fmt.bytesperline)):
             if given < least:
                 raise UnsupportedFormat(22, f"bytesperline[{p}] {given} is below {name}'s "
@@ -180,7 +181,15 @@ def plane_layouts(fmt):
         >>> [p.channels for p in m2m.plane_layouts(m2m.frame_format("NV12", 64, 48))]
         [1, 2]
     """
-    return capi.m2m_format_planes(fmt)
+    return capi.m2m_format_planes(format_argument(fmt))
+
+
+def format_argument(fmt, argument="fmt"):
+    """``fmt`` if it is a ``capi.m2m_format``, else WrongType."""
+    if not isinstance(fmt, capi.m2m_format):
+        raise _args.wrong_type(argument, "a capi.m2m_format (m2m.frame_format(), "
+                               "Device.get_format())", fmt)
+    return fmt
 
 
 def _shape(pl):
@@ -217,8 +226,10 @@ def plane_views(fmt, memory, layouts=None):
         raw = np.zeros(m2m.capi.m2m_format_frame_size(fmt), np.uint8)
         y, cbcr = m2m.plane_views(fmt, [raw])
     """
+    layouts = layouts or plane_layouts(fmt)
+    memory = _memory_planes(memory, fmt)
     views = []
-    for pl in layouts or plane_layouts(fmt):
+    for pl in layouts:
         dtype = _dtype(pl)
         group = pl.channels * pl.sample_bytes
         strides = (pl.bytesperline, group) if pl.channels == 1 else \
@@ -226,6 +237,24 @@ def plane_views(fmt, memory, layouts=None):
         views.append(np.ndarray(_shape(pl), dtype, buffer=memory[pl.memory_plane],
                                 offset=pl.offset, strides=strides))
     return tuple(views)
+
+
+def _memory_planes(memory, fmt):
+    """The memory planes plane_views() takes: one object with the buffer
+    protocol per memory plane of fmt, each large enough."""
+    takes = f"{fmt.num_planes} objects with the buffer protocol (numpy arrays, ctypes " \
+        "arrays), one per memory plane"
+    if not isinstance(memory, (list, tuple)) or len(memory) < fmt.num_planes:
+        raise _args.wrong_type("memory", takes, memory)
+    for p in range(fmt.num_planes):
+        try:
+            size = memoryview(memory[p]).nbytes
+        except TypeError:
+            raise _args.wrong_type(f"memory[{p}]", takes, memory[p]) from None
+        if size < fmt.plane_size[p]:
+            raise UnsupportedFormat(22, f"memory[{p}] holds {size} bytes: plane {p} of "
+                                    f"{describe(fmt)} needs {fmt.plane_size[p]}")
+    return memory
 
 
 def check_plane(array, shape, dtype, what):

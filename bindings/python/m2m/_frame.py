@@ -2,8 +2,10 @@
 """Frames: a picture as one numpy array per colour plane."""
 import numpy as np
 
+from . import _args, capi
 from ._colour import check_matrix, check_range, matrix_of, range_of
-from ._errors import UnsupportedFormat
+from ._errors import InvalidArgument, NotFound, UnsupportedFormat
+from ._formats import check_plane, format_name, frame_format, plane_names, plane_shapes
 
 
 class Frame:
@@ -26,32 +28,46 @@ class Frame:
     :meth:`copy` keeps one. Their memory stays mapped while any of their
     arrays is alive, even after the device is closed.
 
+    Made by hand, a frame is checked as :meth:`Device.convert` checks a
+    source: ``planes`` a tuple or list of numpy arrays shaped and typed
+    per :func:`~m2m.plane_shapes` (any strides), ``format`` a pixel
+    format, ``width`` and ``height`` positive integers, ``names`` (None:
+    the format's) its :func:`~m2m.plane_names`, ``matrix`` and ``range``
+    names or None; anything else raises an :class:`~m2m.InvalidArgument`
+    naming it. ``buffer`` and ``index`` are a session's.
+
     Example::
 
         y, cbcr = dev.convert(rgb, to="NV12")        # a Frame, unpacked
         with dev.session("RGB24", (640, 480), to="YUYV") as s:
             for out in s.process(frames):
                 print(out.sequence, out.array.shape)   # (480, 640, 2)
+        grey = m2m.Frame([np.zeros((48, 64), np.uint8)], "GREY", 64, 48)
     """
 
     __slots__ = ("planes", "format", "width", "height", "names", "_buffer",
                  "index", "matrix", "range", "__weakref__")
 
-    def __init__(self, planes, format, width, height, names, buffer=None, index=None,  # noqa: A002
-                 matrix=None, range=None):  # noqa: A002
+    def __init__(self, planes, format, width, height, names=None, buffer=None,  # noqa: A002
+                 index=None, matrix=None, range=None):  # noqa: A002
         #: The Y'CbCr matrix: "bt601", "bt709", "bt2020", or None
         #: (untagged). Of an R'G'B' frame, a label: the matrix of the
         #: Y'CbCr it was made from, which Y'CbCr made from it takes.
         self.matrix = check_matrix(matrix)
         #: "limited" (Y' 16..235) or "full" (0..255), or None (untagged).
         self.range = check_range(range)
-        self.planes = tuple(planes)
-        self.format = format
-        self.width = width
-        self.height = height
-        self.names = tuple(names)
+        self.format = _format(format)
+        self.width, self.height = _args.dimensions((width, height), "(width, height)")
+        own = plane_names(self.format)
+        if names is not None and (not isinstance(names, (tuple, list)) or tuple(names) != own):
+            raise InvalidArgument(22, f"names of a {self.format} frame are {own} (or None), "
+                                  f"not {names!r}")
+        self.names = own
+        self.planes = _planes(planes, self.format, self.width, self.height, own)
+        if buffer is not None and not isinstance(buffer, capi.m2m_buffer):
+            raise _args.wrong_type("buffer", "a session's capi.m2m_buffer or None", buffer)
         self._buffer = buffer
-        self.index = index
+        self.index = None if index is None else _args.integer(index, "index", 0)
 
     @property
     def buffer(self):
@@ -89,13 +105,17 @@ class Frame:
         return len(self.planes)
 
     def __getitem__(self, key):
-        """A plane by index or by name ("Y", "CbCr", ...)."""
-        if isinstance(key, str):
-            try:
-                return self.planes[self.names.index(key)]
-            except ValueError:
-                raise KeyError(f"a {self.format} frame has planes {self.names}, not {key!r}") from None
-        return self.planes[key]
+        """A plane by index or by name ("Y", "CbCr", ...); :class:`NotFound`
+        for one the frame does not have."""
+        if isinstance(key, str) and key in self.names:
+            return self.planes[self.names.index(key)]
+        if _args.is_integer(key) and -len(self.planes) <= key < len(self.planes):
+            return self.planes[key]
+        if isinstance(key, slice):
+            return self.planes[key]
+        if not isinstance(key, str) and not _args.is_integer(key):
+            raise _args.wrong_type("a plane", "its name or index", key)
+        raise NotFound(2, f"a {self.format} frame has planes {self.names}, not {key!r}")
 
     def _meta(self, name, default=None):
         return default if self._buffer is None else getattr(self._buffer, name)
@@ -136,7 +156,7 @@ class Frame:
                      self.height, self.names, matrix=self.matrix, range=self.range)
 
     @classmethod
-    def _of(cls, planes, name, fmt, names, buffer=None, index=None):
+    def _of(cls, planes, name, fmt, names=None, buffer=None, index=None):
         """A frame of a format a device gave, tagged with its colour."""
         return cls(planes, name, fmt.width, fmt.height, names, buffer=buffer, index=index,
                    matrix=matrix_of(fmt), range=range_of(fmt))
@@ -145,3 +165,25 @@ class Frame:
         shapes = ", ".join(f"{n} {p.shape}" for n, p in zip(self.names, self.planes))
         tags = "".join(f" {t}" for t in (self.matrix, self.range) if t)
         return f"<m2m.Frame {self.format} {self.width}x{self.height}{tags}: {shapes}>"
+
+
+def _format(value):
+    try:
+        return format_name(value)
+    except InvalidArgument as e:
+        raise type(e)(e.errno, f"format={value!r}: {e.strerror}") from None
+
+
+def _planes(planes, fmt, width, height, names):
+    """The planes of a frame, checked against its format and size."""
+    takes = f"a tuple or list of {len(names)} numpy arrays {names}"
+    if not isinstance(planes, (tuple, list)):
+        raise _args.wrong_type("planes", takes, planes)
+    shapes = plane_shapes(frame_format(fmt, width, height))
+    if len(planes) != len(shapes):
+        raise UnsupportedFormat(22, f"planes takes {takes}, not {len(planes)}")
+    for plane, (shape, dtype), plane_name in zip(planes, shapes, names):
+        what = f"the {plane_name} plane of the {fmt} {width}x{height} frame" \
+            if len(shapes) > 1 else f"the {fmt} {width}x{height} frame"
+        check_plane(plane, shape, dtype, what)
+    return tuple(planes)

@@ -6,12 +6,12 @@ asks for, the background as 0xRRGGBB). :meth:`Device.convert` and
 it up on the device, and convert() compares jobs to know when the
 device's buffers can be reused."""
 import math
-import numbers
 from dataclasses import dataclass
 
+from . import _args
 from ._colour import check_matrix, check_range
 from ._errors import InvalidArgument
-from ._formats import format_name
+from ._formats import FIELDS, format_name, frame_format
 
 #: What ``fit`` takes: how a picture of another shape goes into ``size``.
 FITS = ("stretch", "letterbox", "crop")
@@ -44,24 +44,33 @@ class Job:
 def job(src, width, height, *, to=None, size=None, crop=None, compose=None, fit="stretch",
         background=0, rotate=0, hflip=False, vflip=False, deinterlace=None, field=None,
         scaler=None, matrix=None, range=None, to_matrix=None,  # noqa: A002
-        to_range=None):
-    """Check a conversion's arguments and work out its geometry."""
-    if fit not in FITS:
-        raise InvalidArgument(22, f"fit takes {', '.join(repr(f) for f in FITS)}, not {fit!r}")
+        to_range=None, src_argument="fmt", size_argument="src_size"):
+    """Check a conversion's arguments (m2m._args) and work out its
+    geometry. ``src_argument`` and ``size_argument`` name where the
+    source's format and size came from, for messages."""
+    fit = _args.name(fit, FITS, "fit")
     if compose is not None and fit != "stretch":
         raise InvalidArgument(22, f"compose and fit={fit!r} both place the picture: give "
                               "compose with fit='stretch' (the default), or fit alone")
-    src = format_name(src)
-    to = src if to is None else format_name(to)
+    src = format_argument(src, src_argument)
+    to = src if to is None else format_argument(to, "to")
+    rotate = _args.integer(rotate, "rotate", takes="0, 90, 180 or 270 (degrees clockwise)")
+    scaler = _args.string(scaler, "scaler", "a filter name or None") \
+        if scaler is not None else None
+    deinterlace = _args.string(deinterlace, "deinterlace", "a mode name or None") \
+        if deinterlace is not None else None
+    field = _args.name(field, tuple(FIELDS), "field", optional=True)
     if deinterlace is not None and field is None:
         field = "interlaced_tb"
+    _frame_size(src, (width, height), size_argument)
     frame = (0, 0, width, height)
-    crop = None if crop is None else rect(crop, "crop")
-    compose = None if compose is None else rect(compose, "compose")
+    crop = None if crop is None else _args.rect(crop, "crop")
+    compose = None if compose is None else _args.rect(compose, "compose")
     turned = rotate in (90, 270)
     left, top, cw, ch = crop or frame
     oriented = (ch, cw) if turned else (cw, ch)
-    size = oriented if size is None else dimensions(size, "size")
+    size = oriented if size is None else _args.dimensions(size, "size")
+    _frame_size(to, size, "size")
     if fit == "letterbox":
         compose = _letterbox(oriented, size)
     elif fit == "crop":
@@ -72,63 +81,38 @@ def job(src, width, height, *, to=None, size=None, crop=None, compose=None, fit=
     return Job(src, width, height, field or "none", to, size,
                None if fit != "stretch" and crop == frame else crop,
                None if fit != "stretch" and compose == (0, 0, *size) else compose,
-               fit, colour_code(background), rotate, bool(hflip), bool(vflip), deinterlace,
-               scaler, check_matrix(matrix, "matrix"), check_range(range, "range"),
+               fit, colour_code(background), rotate, _args.boolean(hflip, "hflip"),
+               _args.boolean(vflip, "vflip"), deinterlace, scaler,
+               check_matrix(matrix, "matrix"), check_range(range, "range"),
                check_matrix(to_matrix, "to_matrix"), check_range(to_range, "to_range"))
 
 
-def _integers(value, count):
-    """The ``count`` integers of a sequence, or None if it is not one.
-    They must fit the C structures' 32 bits: larger ones would reach
-    the user as SWIG's OverflowError."""
+def format_argument(value, argument):
+    """A pixel format's name, or UnsupportedFormat (WrongType) naming the
+    argument."""
     try:
-        items = tuple(value)
-    except TypeError:
-        return None
-    if len(items) != count or not all(isinstance(v, numbers.Integral) and
-                                      not isinstance(v, bool) and
-                                      -2 ** 31 <= v < 2 ** 31 for v in items):
-        return None
-    return tuple(int(v) for v in items)
+        return format_name(value)
+    except InvalidArgument as e:
+        raise type(e)(e.errno, f"{argument}={value!r}: {e.strerror}") from None
 
 
-def dimensions(value, argument):
-    """(width, height), both positive integers, or InvalidArgument
-    naming the argument."""
-    pair = _integers(value, 2)
-    if pair is None or min(pair) <= 0:
-        raise InvalidArgument(22, f"{argument} takes (width, height), positive integers, "
-                              f"not {value!r}")
-    return pair
-
-
-def count(value, argument):
-    """A positive integer that fits 32 bits, or InvalidArgument naming
-    the argument."""
-    if not (isinstance(value, numbers.Integral) and not isinstance(value, bool) and
-            0 < value < 2 ** 31):
-        raise InvalidArgument(22, f"{argument} takes a positive integer, not {value!r}")
-    return int(value)
-
-
-def rect(value, argument):
-    """(left, top, width, height) of integers, sizes positive."""
-    box = _integers(value, 4)
-    if box is None or min(box[2:]) <= 0:
-        raise InvalidArgument(22, f"{argument} takes (left, top, width, height), integers "
-                              f"with a positive width and height, not {value!r}")
-    return box
+def _frame_size(fmt, size, argument):
+    """Refuse a size libm2m does not take for a format (1x1 to 8192x8192),
+    naming the argument it came from."""
+    try:
+        frame_format(fmt, *size)
+    except InvalidArgument as e:
+        raise type(e)(e.errno, f"{argument} {size!r}: {e.strerror}") from None
 
 
 def colour_code(value):
     """A colour as 0xRRGGBB from (r, g, b) of 0..255 or 0xRRGGBB."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and \
-            0 <= value <= 0xFFFFFF:
-        return int(value)
-    rgb = _integers(value, 3) if not isinstance(value, (str, bytes)) else None
-    if rgb is None or not all(0 <= c <= 255 for c in rgb):
-        raise InvalidArgument(22, "background takes (r, g, b), each 0 to 255, or an integer "
-                              f"0xRRGGBB, not {value!r}")
+    takes = "(r, g, b), each 0 to 255, or an integer 0xRRGGBB"
+    if _args.is_integer(value):
+        return _args.integer(value, "background", 0, 0xFFFFFF, takes=takes)
+    rgb = _args.integers(value, 3, "background", takes)
+    if not all(0 <= c <= 255 for c in rgb):
+        raise InvalidArgument(22, f"background takes {takes}, not {value!r}")
     return rgb[0] << 16 | rgb[1] << 8 | rgb[2]
 
 

@@ -2,12 +2,12 @@
 """Streaming sessions: frames in and out through mapped buffers."""
 import numpy as np
 
-from . import _waiting, capi
-from ._errors import DeviceBusy, InvalidArgument, Timeout
+from . import _args, _waiting, capi
+from ._errors import DeviceBusy, InvalidArgument, OutOfRange, Timeout
 from ._formats import check_plane, format_name
 from ._frame import Frame
 from ._memory import QueueMemory
-from .device import CAPTURE, OUTPUT
+from .device import _QUEUE_NAMES, CAPTURE, OUTPUT
 
 # The C functions themselves, not SWIG's Python wrappers around them: one
 # Python call less per buffer on the streaming path.
@@ -57,9 +57,12 @@ class Session:
         self._h = h
         self._ptr = h.ptr
         try:
-            capi.m2m_alloc_buffers(h.ptr, OUTPUT, capi.M2M_MEMORY_MMAP, buffers)
-            capi.m2m_alloc_buffers(h.ptr, CAPTURE, capi.M2M_MEMORY_MMAP,
-                                   capture_buffers)
+            for queue, asked, argument in ((OUTPUT, buffers, "buffers"),
+                                           (CAPTURE, capture_buffers, "capture_buffers")):
+                given = capi.m2m_alloc_buffers(h.ptr, queue, capi.M2M_MEMORY_MMAP, asked)
+                if given < asked:
+                    raise OutOfRange(34, f"{argument}={asked}: {device.driver} ({device.path}) "
+                                     f"gives at most {given} {_QUEUE_NAMES[queue]} buffers")
             device._memory[OUTPUT] = self._inputs = QueueMemory(h, OUTPUT, _current(h, OUTPUT))
             device._memory[CAPTURE] = self._outputs = QueueMemory(h, CAPTURE,
                                                                   _current(h, CAPTURE))
@@ -160,8 +163,10 @@ class Session:
             s.queue(picture)                  # a (480, 640, 3) RGB24 array
         """
         self._check()
+        if timestamp_ns is not None:
+            timestamp_ns = _args.integer(timestamp_ns, "timestamp_ns", 0, 2 ** 64 - 1)
         inputs = self._inputs.frames
-        index = getattr(frame, "index", None)
+        index = frame.index if isinstance(frame, Frame) else None
         if index is None or index >= len(inputs) or inputs[index] is not frame:
             planes = frame.planes if isinstance(frame, Frame) else \
                 frame if isinstance(frame, (tuple, list)) else (frame,)
@@ -217,8 +222,10 @@ class Session:
             s.release(out)
         """
         outputs = self._outputs.frames
-        if frame.index is None or frame.index >= len(outputs) or outputs[frame.index] is not frame:
-            raise InvalidArgument(22, "not an output frame of this session")
+        index = frame.index if isinstance(frame, Frame) else None
+        if index is None or index >= len(outputs) or outputs[index] is not frame:
+            raise InvalidArgument(22, f"release() takes an output frame of this session, not "
+                                  f"{frame!r}")
         _queue_index(self._ptr, CAPTURE, frame.index, 0)
 
     def drain(self):
@@ -265,8 +272,14 @@ class Session:
                     show(out["Y"])
         """
         self._check()
+        try:
+            frames = iter(frames)
+        except TypeError:
+            raise _args.wrong_type("frames", "an iterable of frames", frames) from None
+        return self._process(frames)
+
+    def _process(self, frames):
         depth = len(self._inputs.frames)
-        frames = iter(frames)
         while True:
             if self._pending >= depth:
                 out = self.dequeue()

@@ -12,6 +12,8 @@ it for a moment each slice.
 """
 import time
 
+from . import _args
+
 #: The longest one call waits: how late Ctrl-C may be noticed.
 SLICE_S = 0.02
 
@@ -29,6 +31,7 @@ def wait(call, timeout):
 
         ready = wait(lambda ms: capi.m2m_wait_for(ptr, capi.M2M_READY_EVENT, ms), 1.0)
     """
+    timeout = _args.seconds(timeout)
     deadline = None if timeout is None else time.monotonic() + timeout
     while True:
         left = None if deadline is None else deadline - time.monotonic()

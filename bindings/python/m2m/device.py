@@ -5,16 +5,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _waiting, capi
+from . import _args, _waiting, capi
 from ._colour import matrix_of, range_of, tag
-from ._controls import Controls
+from ._controls import Controls, identifier
 from ._errors import (DeviceBusy, DeviceClosed, DeviceNotFound, InvalidArgument,
-                      NotFound, NotSupported, UnsupportedFormat)
+                      NotFound, NotSupported, OutOfRange, UnsupportedFormat)
 from ._events import Events
 from ._formats import (check_plane, describe, format_name, frame_format, guess_format,
                        plane_layouts, plane_names, plane_views)
 from ._frame import Frame
-from ._job import count, dimensions, job
+from ._job import format_argument, job
 from ._memory import Handle
 
 OUTPUT = capi.M2M_QUEUE_OUTPUT
@@ -106,7 +106,9 @@ class Device:
     def __init__(self, name="auto", *, nonblock=False, syscalls=False):
         self._handle = None
         self._session = None
-        self._nonblock = bool(nonblock)
+        _args.string(name, "name", "a node path, a driver name, \"inprocess\" or \"auto\"")
+        self._nonblock = _args.boolean(nonblock, "nonblock")
+        syscalls = _args.boolean(syscalls, "syscalls")
         self._memory = {OUTPUT: None, CAPTURE: None}
         self._convert_key = None
         opts = capi.m2m_open_options()
@@ -253,17 +255,24 @@ class Device:
         """Set a control a job's argument drives: the value given, or the
         control's default for None. A value the control refuses raises
         naming the argument; a device without the control refuses any
-        value but None."""
+        value but None. A name (scaler, deinterlace) must be one of the
+        menu's items as identifiers, exactly ("bilinear")."""
         if key not in self.controls:
             if value is not None:
                 raise NotSupported(95, f"{self.driver} ({self.path}) has no control {key!r} "
                                    f"for {argument}={value!r}")
             return
         control = self.controls.info(key)
+        if value is None:
+            value = control.default
+        elif isinstance(value, str) and control.menu:
+            names = {identifier(item): item for item in control.menu.values()}
+            if value not in names:
+                raise OutOfRange(34, f"{argument} takes "
+                                 f"{', '.join(repr(n) for n in names)} or None, not {value!r}")
+            value = names[value]
         try:
-            self.controls[key] = control.default if value is None else value
-        except TypeError as e:
-            raise InvalidArgument(22, f"{argument}={value!r}: {e}") from None
+            self.controls[key] = value
         except InvalidArgument as e:
             raise type(e)(e.errno, f"{argument}={value!r}: {e.strerror}") from None
 
@@ -457,18 +466,19 @@ class Device:
             matrix = frame.matrix if matrix is None else matrix
             range = frame.range if range is None else range  # noqa: A001
         if src_size is not None:
-            width, height = dimensions(src_size, "src_size")
+            width, height = _args.dimensions(src_size, "src_size")
         elif ours:
             width, height = frame.width, frame.height
         else:
             width, height = _plane_size(planes[0], src)
-        wanted = frame_format(src, width, height)
-        _check_planes(planes, wanted, src)
-
         this = job(src, width, height, to=to, size=size, crop=crop, compose=compose, fit=fit,
                    background=background, rotate=rotate, hflip=hflip, vflip=vflip,
                    deinterlace=deinterlace, field=field, scaler=scaler, matrix=matrix,
-                   range=range, to_matrix=to_matrix, to_range=to_range)
+                   range=range, to_matrix=to_matrix, to_range=to_range,
+                   size_argument="src_size" if src_size is not None else "the frame's size")
+        wanted = frame_format(src, width, height)
+        _check_planes(planes, wanted, src)
+
         if this != self._convert_key:
             self._release_buffers()
             out, cap = self._configure(this)
@@ -517,22 +527,22 @@ class Device:
                 print(s.output_format.quantization)
         """
         from ._session import Session
-        width, height = dimensions(src_size, "src_size")
+        width, height = _args.dimensions(src_size, "src_size")
         this = job(src, width, height, to=to, size=size, crop=crop, compose=compose, fit=fit,
                    background=background, rotate=rotate, hflip=hflip, vflip=vflip,
                    deinterlace=deinterlace, field=field, scaler=scaler, matrix=matrix,
-                   range=range, to_matrix=to_matrix, to_range=to_range)
-        return Session(self, this, buffers=count(buffers, "buffers"),
-                       capture_buffers=count(capture_buffers or buffers, "capture_buffers"))
+                   range=range, to_matrix=to_matrix, to_range=to_range, src_argument="src")
+        buffers = _args.count(buffers, "buffers")
+        capture_buffers = buffers if capture_buffers is None else \
+            _args.count(capture_buffers, "capture_buffers")
+        return Session(self, this, buffers=buffers, capture_buffers=capture_buffers)
+
+
+_QUEUES = {"output": OUTPUT, "capture": CAPTURE}
 
 
 def _queue(queue):
-    if queue in (OUTPUT, CAPTURE):
-        return queue
-    names = {"output": OUTPUT, "capture": CAPTURE}
-    if isinstance(queue, str) and queue.lower() in names:
-        return names[queue.lower()]
-    raise InvalidArgument(22, f"unknown queue {queue!r}: \"output\" or \"capture\"")
+    return _QUEUES[_args.name(queue, tuple(_QUEUES), "queue")]
 
 
 def _copy_format(fmt):
@@ -563,16 +573,18 @@ def _split(raw, fmt):
 
 def _source_planes(frame, fmt):
     """(plane arrays, format name, whether they are a Frame of ours)."""
+    if fmt is not None:
+        fmt = format_argument(fmt, "fmt")
     if isinstance(frame, Frame):
-        return list(frame.planes), format_name(fmt or frame.format), True
+        return list(frame.planes), fmt or frame.format, True
     if isinstance(frame, (tuple, list)):
         if fmt is None:
             raise UnsupportedFormat(22, "name the format of a frame given as planes "
                                     "(e.g. fmt=\"NV12\")")
         if not frame:
             raise UnsupportedFormat(22, "a frame needs at least one plane")
-        return list(frame), format_name(fmt), False
-    return [frame], format_name(fmt if fmt is not None else guess_format(frame)), False
+        return list(frame), fmt, False
+    return [frame], fmt or guess_format(frame), False
 
 
 def _plane_size(first, src):
@@ -599,7 +611,7 @@ def _check_planes(planes, fmt, src):
         check_plane(plane, shape, dtype, what)
 
 
-def open(name="auto", **options):  # pylint: disable=redefined-builtin
+def open(name="auto", *, nonblock=False, syscalls=False):  # pylint: disable=redefined-builtin
     """Open a memory-to-memory device.
 
     :param name: a node path (``"/dev/video0"``), a driver name
@@ -616,4 +628,4 @@ def open(name="auto", **options):  # pylint: disable=redefined-builtin
         with m2m.open("vhqv") as dev:
             out = dev.convert(frame, "YUYV", to="UYVY")
     """
-    return Device(name, **options)
+    return Device(name, nonblock=nonblock, syscalls=syscalls)

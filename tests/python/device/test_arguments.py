@@ -238,11 +238,12 @@ def test_a_compose_the_device_moves_raises_naming_both(dev, picture):
     (dict(compose=(0, 0, 16.5, 16)), m2m.InvalidArgument, "compose takes"),
     (dict(size=(64.0, 48)), m2m.InvalidArgument, r"size takes \(width, height\)"),
     (dict(size=(2 ** 40, 48)), m2m.InvalidArgument, "size takes"),
-    (dict(scaler="cubic"), m2m.OutOfRange, "scaler='cubic'.*'Bilinear'"),
-    (dict(rotate="90"), m2m.InvalidArgument, "rotate='90'.*integer"),
+    (dict(scaler="cubic"), m2m.OutOfRange,
+     "scaler takes 'nearest', 'bilinear', 'area' or None, not 'cubic'"),
+    (dict(rotate="90"), m2m.WrongType, r"rotate takes 0, 90, 180 or 270 .*, not '90' \(str\)"),
     (dict(rotate=45), m2m.OutOfRange, "rotate=45.*0 to 270 in steps of 90"),
-    (dict(deinterlace="sideways"), m2m.OutOfRange, "deinterlace='sideways'.*'Blend'"),
-    (dict(field="upside_down"), m2m.UnsupportedFormat, "field order 'upside_down'"),
+    (dict(deinterlace="sideways"), m2m.OutOfRange, "deinterlace takes 'weave', 'bob'"),
+    (dict(field="upside_down"), m2m.InvalidArgument, "field takes 'none', 'top'.*not 'upside_down'"),
 ])
 def test_bad_arguments_raise_naming_the_argument(dev, picture, args, error, message):
     with pytest.raises(error, match=message):
@@ -267,3 +268,173 @@ def test_a_matrix_the_device_does_not_give_raises_naming_it(dev, picture):
     # not flag CSC_YCBCR_ENC): the device keeps the source's.
     with pytest.raises(m2m.NotSupported, match="to_matrix='bt709' for RGB24 results"):
         dev.convert(picture, to="RGB24", to_matrix="bt709")
+
+
+# ----------------------------------------------------------------------
+# Strict types: a mistake is refused, named, never taken for something else
+
+def test_flips_take_real_booleans_and_numpy_bools(dev, picture):
+    flipped = dev.convert(picture, hflip=True)
+    np.testing.assert_array_equal(flipped, picture[:, ::-1])
+    np.testing.assert_array_equal(dev.convert(picture, hflip=np.bool_(True)), flipped)
+    np.testing.assert_array_equal(dev.convert(picture, vflip=np.array(3) > 2), picture[::-1])
+
+
+@pytest.mark.parametrize("args, message", [
+    # Before: 'no' flipped (a non-empty string is true), 1 and 0 were bools.
+    (dict(hflip="no"), r"hflip takes True or False, not 'no' \(str\)"),
+    (dict(hflip=1), r"hflip takes True or False, not 1 \(int\)"),
+    (dict(vflip=0), r"vflip takes True or False, not 0 \(int\)"),
+    (dict(vflip=None), r"vflip takes True or False, not None"),
+    # Before: True was rotate=1 (OutOfRange), 90.0 a control's TypeError.
+    (dict(rotate=True), r"rotate takes 0, 90, 180 or 270 .*not True \(bool\)"),
+    (dict(rotate=90.0), r"rotate takes 0, 90, 180 or 270 .*not 90.0 \(float\)"),
+    # Before: menu indexes (scaler=1 was bilinear, True too).
+    (dict(scaler=1), r"scaler takes a filter name or None, not 1 \(int\)"),
+    (dict(scaler=True), r"scaler takes a filter name or None, not True"),
+    (dict(deinterlace=2), r"deinterlace takes a mode name or None, not 2"),
+    # Before: field orders by number.
+    (dict(field=8), r"field takes 'none', .* or None, not 8 \(int\)"),
+    (dict(fit=["stretch"]), r"fit takes 'stretch', 'letterbox', 'crop', not \['stretch'\]"),
+    (dict(size=3), r"size takes \(width, height\), positive integers, not 3 \(int\)"),
+    # Before: a dict's keys made the size (1, 3).
+    (dict(size={1: 2, 3: 4}), r"size takes \(width, height\).*\(dict\)"),
+    (dict(size="ab"), r"size takes \(width, height\).*\(str\)"),
+    (dict(src_size=(64.0, 48)), r"src_size takes \(width, height\).*\(tuple\)"),
+    (dict(crop={0, 1, 8, 9}), r"crop takes \(left, top, width, height\).*\(set\)"),
+    (dict(background=True), r"background takes \(r, g, b\).*not True \(bool\)"),
+    (dict(to=b"NV12"), r"to=b'NV12': a pixel format takes a name such as \"NV12\""),
+    (dict(fmt=3.5), r"fmt=3.5: a pixel format takes a name"),
+    (dict(matrix=709), r"matrix takes 'bt601', 'bt709', 'bt2020' or None, not 709 \(int\)"),
+    (dict(to_range=True), r"to_range takes 'limited', 'full' or None, not True \(bool\)"),
+])
+def test_wrong_types_raise_wrong_type_naming_the_argument(dev, picture, args, message):
+    with pytest.raises(m2m.WrongType, match=message) as info:
+        dev.convert(picture, **args)
+    assert isinstance(info.value, TypeError) and isinstance(info.value, m2m.InvalidArgument)
+
+
+@pytest.mark.parametrize("args, message", [
+    (dict(scaler="Bilinear"), "scaler takes 'nearest', 'bilinear', 'area' or None, not 'Bilinear'"),
+    (dict(field="Interlaced_TB"), "field takes 'none'.*not 'Interlaced_TB'"),
+    # Before: OverflowError from SWIG, or libm2m's message without the argument.
+    (dict(size=(-2, 100)), r"size takes \(width, height\), positive integers, not \(-2, 100\)"),
+    (dict(size=(9000, 9000)), r"size \(9000, 9000\): m2m_format_init: .*1x1 to 8192x8192"),
+    (dict(src_size=(2 ** 40, 48)), r"src_size takes \(width, height\).*that fit 32 bits"),
+])
+def test_values_of_the_right_type_not_taken_are_named(dev, picture, args, message):
+    with pytest.raises(m2m.InvalidArgument, match=message):
+        dev.convert(picture, **args)
+
+
+def test_rectangles_and_colours_take_numpy_integers(dev, picture):
+    np.testing.assert_array_equal(
+        dev.convert(picture, crop=np.array([8, 8, 32, 24]), background=np.int64(0x102030)),
+        dev.convert(picture, crop=(8, 8, 32, 24), background=0x102030))
+
+
+def test_buffers_the_device_cannot_give_are_refused_naming_its_most(dev):
+    # Before: silently 32 (V4L2's most per queue), or buffers for 0.
+    with pytest.raises(m2m.OutOfRange, match=r"buffers=10000: .* gives at most \d+ OUTPUT buffers"):
+        dev.session("GREY", (64, 48), buffers=10000)
+    with pytest.raises(m2m.OutOfRange, match=r"capture_buffers=10000: .* at most \d+ CAPTURE"):
+        dev.session("GREY", (64, 48), capture_buffers=10000)
+    with pytest.raises(m2m.InvalidArgument, match="capture_buffers takes a positive integer, not 0"):
+        dev.session("GREY", (64, 48), capture_buffers=0)
+    with pytest.raises(m2m.WrongType, match="buffers takes a positive integer, not True"):
+        dev.session("GREY", (64, 48), buffers=True)
+    with dev.session("GREY", (64, 48), buffers=3, capture_buffers=2) as s:
+        assert (len(s.inputs), len(s._outputs.frames)) == (3, 2)
+
+
+def test_session_calls_check_their_arguments(dev):
+    grey = np.zeros((48, 64), np.uint8)
+    with dev.session("GREY", (64, 48)) as s:
+        # Before: SWIG's OverflowError; a float went through as an int.
+        with pytest.raises(m2m.InvalidArgument, match="timestamp_ns takes an integer from 0"):
+            s.queue(grey, timestamp_ns=-1)
+        with pytest.raises(m2m.WrongType, match=r"timestamp_ns takes .*not 1.5 \(float\)"):
+            s.queue(grey, timestamp_ns=1.5)
+        # Before: AttributeError ('numpy.ndarray' object has no attribute 'index').
+        with pytest.raises(m2m.InvalidArgument, match="release.. takes an output frame"):
+            s.release(grey)
+        with pytest.raises(m2m.WrongType, match=r"frames takes an iterable of frames, not 5"):
+            s.process(5)
+        with pytest.raises(m2m.WrongType, match=r"timeout takes None \(for ever\) or a number"):
+            s.dequeue(timeout="1")
+        with pytest.raises(m2m.InvalidArgument, match=r"timeout takes .* >= 0, not -1"):
+            s.dequeue(timeout=-1)
+
+
+def test_a_session_takes_a_list_of_planes(dev):
+    # Before: TypeError, a list's index() method taken for a frame's index.
+    y, cbcr = np.full((48, 64), 80, np.uint8), np.full((24, 32, 2), 128, np.uint8)
+    with dev.session("NV12", (64, 48), to="YUV420") as s:
+        s.queue([y, cbcr])
+        out = s.dequeue(timeout=5)
+        assert (out["Y"] == 80).all() and (out["Cb"] == 128).all()
+        s.release(out)
+
+
+@pytest.mark.parametrize("call, error, message", [
+    # Before: SWIG's "in method 'm2m_open_ext', argument 2 of type 'char const *'".
+    (lambda dev: m2m.open(3), m2m.WrongType, "name takes a node path, a driver name"),
+    # Before: taken as true.
+    (lambda dev: m2m.open("inprocess", nonblock="no"), m2m.WrongType,
+     "nonblock takes True or False"),
+    # Before: 1 and True were CAPTURE, "CAPTURE" output's upper case.
+    (lambda dev: dev.get_format(1), m2m.WrongType, "queue takes 'output', 'capture', not 1"),
+    (lambda dev: dev.get_format(True), m2m.WrongType, "queue takes 'output', 'capture'"),
+    (lambda dev: dev.get_format("CAPTURE"), m2m.InvalidArgument,
+     "queue takes 'output', 'capture', not 'CAPTURE'"),
+    # Before: ValueError from int().
+    (lambda dev: dev.wait("x"), m2m.WrongType, "timeout takes None"),
+    (lambda dev: dev.frame_sizes(3.3), m2m.WrongType, "a pixel format takes a name"),
+    # Before: TypeError, unhashable list.
+    (lambda dev: dev.events.subscribe(["ctrl"]), m2m.WrongType, "kind takes 'eos', 'ctrl'"),
+    (lambda dev: dev.events.subscribe("CTRL", "rotate"), m2m.InvalidArgument,
+     "kind takes 'eos', 'ctrl', 'frame_sync', 'source_change', not 'CTRL'"),
+    (lambda dev: dev.events.subscribe("ctrl"), m2m.InvalidArgument, "kind 'ctrl' takes a control"),
+    (lambda dev: dev.events.subscribe("eos", "rotate"), m2m.InvalidArgument,
+     "control is for kind 'ctrl' only"),
+    (lambda dev: dev.events.subscribe("ctrl", 3.5), m2m.WrongType,
+     "a control takes its name or its id"),
+    (lambda dev: dev.events.subscribe("ctrl", "rotate", initial="yes"), m2m.WrongType,
+     "initial takes True or False"),
+    # Before: TypeError, float + str.
+    (lambda dev: dev.events.get(timeout="x"), m2m.WrongType, "timeout takes None"),
+])
+def test_device_calls_name_a_bad_argument(dev, call, error, message):
+    with pytest.raises(error, match=message):
+        call(dev)
+
+
+@pytest.mark.parametrize("name, value, message", [
+    # Before: contrast=True was 1, a flip took 1, a menu True.
+    ("contrast", True, r"control 'contrast' takes an integer, not True \(bool\)"),
+    ("contrast", 1.5, r"control 'contrast' takes an integer, not 1.5 \(float\)"),
+    ("horizontal_flip", 1, r"control 'horizontal_flip' takes True or False, not 1 \(int\)"),
+    ("horizontal_flip", "yes", "control 'horizontal_flip' takes True or False"),
+    ("deinterlacing_mode", True, "control 'deinterlacing_mode' takes an integer or a menu "
+                                 "item name, not True"),
+])
+def test_controls_take_values_of_their_own_type_only(dev, name, value, message):
+    before = dev.controls[name]
+    with pytest.raises(m2m.WrongType, match=message):
+        dev.controls[name] = value
+    assert dev.controls[name] == before
+
+
+def test_controls_give_and_take_their_defaults_as_values(dev):
+    assert dev.controls.info("horizontal_flip").default is False
+    mode = dev.controls.info("deinterlacing_mode")
+    assert mode.default in mode.menu.values()
+    dev.controls.horizontal_flip = np.bool_(True)
+    assert dev.controls.horizontal_flip is True
+    dev.controls.reset()
+    assert dev.controls.horizontal_flip is False
+    with pytest.raises(m2m.WrongType, match="a control takes its name or its id"):
+        dev.controls[3.5]
+    # Before: TypeError.
+    with pytest.raises(m2m.NotSupported, match="controls cannot be deleted"):
+        del dev.controls["rotate"]

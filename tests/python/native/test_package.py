@@ -238,3 +238,72 @@ def test_a_replaced_log_callback_gets_only_the_levels_it_asked_for():
     assert [u.exc_value for u in unraisable] == []
     # The DEBUG message libm2m was logging is not the new callback's.
     assert seen == []
+
+
+# ----------------------------------------------------------------------
+# Strict arguments of the functions without a device
+
+GREY = np.zeros((4, 6), np.uint8)
+
+
+@pytest.mark.parametrize("call, error, message", [
+    # Before: SWIG's OverflowError ("argument 3 of type 'uint32_t'").
+    (lambda: m2m.frame_format("NV12", -1, 4), m2m.InvalidArgument, "width takes a size"),
+    (lambda: m2m.frame_format("NV12", 4, 2 ** 40), m2m.InvalidArgument, "height takes a size"),
+    # Before: ValueError from int().
+    (lambda: m2m.frame_format("NV12", "a", 4), m2m.WrongType, r"width takes .*'a' \(str\)"),
+    (lambda: m2m.frame_format("NV12", 4.0, 4), m2m.WrongType, "width takes"),
+    (lambda: m2m.frame_format("NV12", 4, 4, field=8), m2m.WrongType, "field takes 'none'"),
+    (lambda: m2m.frame_format("GREY", 4, 4, bytesperline=[8.5]), m2m.WrongType,
+     "bytesperline takes a pitch"),
+    (lambda: m2m.fourcc(2 ** 40), m2m.UnsupportedFormat, "unknown pixel format 1099511627776"),
+    (lambda: m2m.fourcc(None), m2m.WrongType, "a pixel format takes a name"),
+    (lambda: m2m.fourcc(True), m2m.WrongType, "a pixel format takes a name"),
+    # Before: SWIG's "in method 'm2m_format_planes', argument 2".
+    (lambda: m2m.plane_layouts("NV12"), m2m.WrongType, "fmt takes a capi.m2m_format"),
+    (lambda: m2m.plane_shapes(None), m2m.WrongType, "fmt takes a capi.m2m_format"),
+    # Before: numpy's TypeError ("buffer is too small").
+    (lambda: m2m.plane_views(m2m.frame_format("GREY", 6, 4), [bytearray(10)]),
+     m2m.UnsupportedFormat, r"memory\[0\] holds 10 bytes: plane 0 of GREY 6x4 needs 24"),
+    (lambda: m2m.plane_views(m2m.frame_format("GREY", 6, 4), [3]), m2m.WrongType,
+     r"memory\[0\] takes 1 objects with the buffer protocol"),
+    (lambda: m2m.from_errno("x", 5), m2m.WrongType, "from_errno takes an errno"),
+])
+def test_module_functions_name_a_bad_argument(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+@pytest.mark.parametrize("args, kwargs, error, message", [
+    # Before: every one of these made a Frame.
+    ((3, "GREY", 6, 4), {}, m2m.WrongType, r"planes takes a tuple or list of 1 numpy arrays"),
+    (([GREY], "XXXX", 6, 4), {}, m2m.UnsupportedFormat, "format='XXXX': unknown pixel format"),
+    (([GREY], "GREY", -6, 4), {}, m2m.InvalidArgument, r"\(width, height\) takes"),
+    (([GREY], "GREY", "6", 4), {}, m2m.WrongType, r"\(width, height\) takes"),
+    (([GREY], "GREY", 8, 4), {}, m2m.UnsupportedFormat, r"must have shape \(4, 8\), not \(4, 6\)"),
+    (([GREY.astype(np.float32)], "GREY", 6, 4), {}, m2m.UnsupportedFormat, "dtype uint8"),
+    (([GREY, GREY], "GREY", 6, 4), {}, m2m.UnsupportedFormat, "planes takes .* not 2"),
+    (([GREY], "GREY", 6, 4), dict(names=("Y",)), m2m.InvalidArgument,
+     r"names of a GREY frame are \('GREY',\)"),
+    (([GREY], "GREY", 6, 4), dict(matrix="srgb"), m2m.InvalidArgument, "matrix takes"),
+    (([GREY], "GREY", 6, 4), dict(range=1), m2m.WrongType, "range takes"),
+    (([GREY], "GREY", 6, 4), dict(buffer=object()), m2m.WrongType, "buffer takes"),
+    (([GREY], "GREY", 6, 4), dict(index=-1), m2m.InvalidArgument, "index takes"),
+])
+def test_frame_checks_what_it_is_made_of(args, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        m2m.Frame(*args, **kwargs)
+
+
+def test_a_frame_made_by_hand_is_the_frame_of_its_planes():
+    y, cbcr = np.zeros((5, 7), np.uint8), np.zeros((3, 4, 2), np.uint8)
+    frame = m2m.Frame((y, cbcr), "nv12", 7, 5, matrix="bt709")
+    assert (frame.format, frame.names, frame.matrix) == ("NV12", ("Y", "CbCr"), "bt709")
+    assert frame["CbCr"] is cbcr and frame[-1] is cbcr
+    # Before: KeyError, and IndexError.
+    with pytest.raises(m2m.NotFound, match=r"planes \('Y', 'CbCr'\), not 'Cb'"):
+        frame["Cb"]
+    with pytest.raises(m2m.NotFound, match="not 2"):
+        frame[2]
+    with pytest.raises(m2m.WrongType, match="a plane takes its name or index"):
+        frame[1.0]
