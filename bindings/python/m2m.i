@@ -98,8 +98,8 @@ static void m2m_raise(int err)
 	int m2m_alloc_buffers, int m2m_buffer_count, int m2m_control_count,
 	int m2m_get_fd, int m2m_handle_source_change, int m2m_convert,
 	int m2m_py_dequeue_index,
-	int m2m_ir_protocol_from_name, int m2m_ir_get_fd, int m2m_ir_encode,
-	int m2m_ir_read_raw
+	int m2m_ir_protocol_from_name, int m2m_ir_get_fd, int m2m_ir_get_raw_fd,
+	int m2m_ir_encode, int m2m_ir_read_raw
 };
 
 /* m2m_get_buffer() gives NULL (with a message) for no such buffer. */

@@ -18,16 +18,18 @@ them. vhqv's ``vhqv-ir`` loops what it sends back into its receiver::
 Protocols are named as lirc and ``ir-ctl`` name them (:data:`PROTOCOLS`:
 "nec", "nec-x", "rc-5", "rc-6-0", "sony-12", ...; any case, and ir-ctl's
 spellings without dashes such as "sony12" or "rc6_0" are taken too).
-Unknown names, scancodes a protocol cannot carry and timings lirc would
+Unknown names, scancodes a protocol cannot carry (libm2m's
+``m2m_ir_check_scancode()``, the kernel's rules) and timings lirc would
 refuse raise :class:`~m2m.InvalidArgument` (a :class:`ValueError`) naming
-the problem before anything is sent; values that are not integers raise
-:class:`TypeError`.
+the problem before anything is sent; values of the wrong type (a float
+scancode, a bool) raise :class:`~m2m.WrongType` (also a
+:class:`TypeError`).
 
 :meth:`Device.read` returns None when nothing came in time, as
 ``dev.events.get()`` does; iterating a Device waits for ever for each
 scancode, :meth:`Device.scancodes` stops after a quiet ``timeout``,
 ``async for`` waits in an asyncio loop, and :meth:`Device.fileno` serves
-``selectors``.
+``selectors`` (:meth:`Device.raw_fileno` for raw timings).
 """
 import asyncio
 import errno as _errno
@@ -36,7 +38,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _waiting, capi
+from . import _args, _waiting, capi
 from ._errors import DeviceClosed, DeviceNotFound, InvalidArgument, NotFound, OutOfRange
 
 # Room for encoded timings: lirc's own limit for one write (LIRCBUF_SIZE).
@@ -50,32 +52,10 @@ _NUMBERS = {name: p for p, name in _NAMES.items()}
 #: Every IR protocol name libm2m knows (enum rc_proto order), e.g. "nec".
 PROTOCOLS = tuple(_NAMES.values())
 
-# The scancode bits each protocol carries: the kernel's scancode_bits
-# (drivers/media/rc/rc-main.c). libm2m has no call that gives them.
-_SCANCODE_BITS = {
-    "rc-5": 0x1f7f, "rc-5x-20": 0x1f7f3f, "rc-5-sz": 0x2fff, "jvc": 0xffff,
-    "sony-12": 0x1f007f, "sony-15": 0xff007f, "sony-20": 0x1fff7f,
-    "nec": 0xffff, "nec-x": 0xffffff, "nec-32": 0xffffffff, "sanyo": 0x1fffff,
-    "mcir2-kbd": 0xffffff, "mcir2-mse": 0x1fffff, "rc-6-0": 0xffff,
-    "rc-6-6a-20": 0xfffff, "rc-6-6a-24": 0xffffff, "rc-6-6a-32": 0xffffffff,
-    "rc-6-mce": 0xffff7fff, "sharp": 0x1fff, "xmp": 0xffffffff, "cec": 0xffff,
-    "imon": 0x7fffffff, "rc-mm-12": 0x0fff, "rc-mm-24": 0xffffff,
-    "rc-mm-32": 0xffffffff,
-}
-
-
-
-def _has_encoder(number):
-    try:
-        capi.m2m_ir_encode(_MAX_TIMINGS, number, 0)
-    except InvalidArgument:
-        return False
-    return True
-
-
-#: The protocols :func:`encode` (libm2m's own encoder) encodes, asked of
-#: libm2m at import: "nec", "nec-x", "nec-32", "rc-5", "rc-6-0", "sony-12".
-ENCODERS = tuple(name for p, name in _NAMES.items() if _has_encoder(p))
+#: The protocols :func:`encode` (libm2m's own encoder) encodes, as libm2m
+#: says (m2m_ir_encoders()): "nec", "nec-x", "nec-32", "rc-5", "rc-6-0",
+#: "sony-12".
+ENCODERS = tuple(name for p, name in _NAMES.items() if capi.m2m_ir_encoders() >> p & 1)
 
 # Raw values' kinds (the top byte of lirc's LIRC_MODE_MODE2 values).
 _KINDS = {
@@ -87,10 +67,9 @@ _KINDS = {
 }
 
 
-def _protocol(name):
+def _protocol(name, argument="protocol"):
     """The enum rc_proto value and the canonical name of a protocol name."""
-    if not isinstance(name, str):
-        raise TypeError(f"an IR protocol is a name such as \"nec\", not {name!r}")
+    _args.string(name, argument, "an IR protocol name such as \"nec\"")
     try:
         number = capi.m2m_ir_protocol_from_name(name)
     except InvalidArgument:
@@ -107,13 +86,15 @@ def _protocol_set(names):
     try:
         names = list(names)
     except TypeError:
-        raise TypeError(f"protocols are a set of names such as {{\"nec\", \"rc-5\"}}, "
-                        f"not {names!r}") from None
+        raise _args.wrong_type("protocols", "a set of names such as {\"nec\", \"rc-5\"}, "
+                               "or one name", names) from None
     found, unknown = {}, []
     for name in names:
         try:
-            number, canonical = _protocol(name)
-        except InvalidArgument:
+            number, canonical = _protocol(name, "protocols")
+        except InvalidArgument as e:
+            if isinstance(e, TypeError):
+                raise
             unknown.append(name)
             continue
         found[number] = canonical
@@ -128,51 +109,41 @@ def _names(bits):
     return frozenset(name for p, name in _NAMES.items() if bits >> p & 1)
 
 
-def _check_scancode(name, scancode):
-    """Refuse what the protocol cannot carry, as the kernel does, and bits
-    its encoders would drop."""
-    if isinstance(scancode, bool) or not isinstance(scancode, (int, np.integer)):
-        raise TypeError(f"a {name} scancode is an integer, not {scancode!r}")
+def _check_scancode(number, name, scancode):
+    """A scancode the protocol can carry, by libm2m's check (the kernel's
+    scancode bits and rc_validate_scancode()), else OutOfRange saying
+    why; a value that is not an integer is WrongType."""
+    if not _args.is_integer(scancode):
+        raise _args.wrong_type("scancode", f"a {name} scancode, an integer", scancode)
     scancode = int(scancode)
-    bits = _SCANCODE_BITS.get(name, 0xffffffff)
-    if scancode < 0 or scancode & ~bits:
-        raise OutOfRange(_errno.ERANGE, f"scancode 0x{scancode:x} is out of the range of "
-                         f"{name}: its bits are 0x{bits:x}")
-    # The kernel's rc_validate_scancode(): what would decode as another.
-    if name == "nec-x" and not ((scancode >> 16) ^ ~(scancode >> 8)) & 0xff:
-        raise OutOfRange(_errno.ERANGE, f"nec-x scancode 0x{scancode:x} has an address whose "
-                         "low byte is its high byte inverted: that is a nec scancode")
-    if name == "nec-32" and not ((scancode >> 8) ^ ~scancode) & 0xff:
-        raise OutOfRange(_errno.ERANGE, f"nec-32 scancode 0x{scancode:x} has a command whose "
-                         "low byte is its high byte inverted: that is a nec or nec-x scancode")
-    if name == "rc-6-mce" and scancode & 0xffff0000 != 0x800f0000:
-        raise OutOfRange(_errno.ERANGE, f"rc-6-mce scancode 0x{scancode:x} must have 0x800f "
-                         "in its top 16 bits (the MCE customer code)")
-    if name == "rc-6-6a-32" and scancode & 0xffff0000 == 0x800f0000:
-        raise OutOfRange(_errno.ERANGE, f"rc-6-6a-32 scancode 0x{scancode:x} has the MCE "
-                         "customer code 0x800f: send it as rc-6-mce")
+    if not 0 <= scancode < 2 ** 64:
+        raise OutOfRange(_errno.ERANGE, f"scancode {scancode} is out of the range of {name}: "
+                         f"its bits are 0x{capi.m2m_ir_scancode_bits(number):x}")
+    capi.m2m_ir_check_scancode(number, scancode)
     return scancode
 
 
 def _check_durations(durations):
     """Timings to send, checked as lirc checks them (a mark first: an odd
     count, none 0); a numpy uint32 array as it is, else a list."""
+    takes = "a sequence of microseconds (a list or a numpy uint32 array)"
     if isinstance(durations, (str, bytes)) or not hasattr(durations, "__len__"):
-        raise TypeError(f"timings are a sequence of microseconds (a list or a numpy "
-                        f"uint32 array), not {type(durations).__name__}")
+        raise _args.wrong_type("durations", takes, durations)
     if isinstance(durations, np.ndarray):
         if durations.ndim != 1:
-            raise InvalidArgument(_errno.EINVAL, f"timings must be one-dimensional, "
+            raise InvalidArgument(_errno.EINVAL, f"durations must be one-dimensional, "
                                   f"not shaped {durations.shape}")
         if durations.dtype.kind not in "iu":
-            raise TypeError(f"timings must be integers, not {durations.dtype}")
+            raise _args.WrongType(_errno.EINVAL, f"durations takes {takes}: integers, "
+                                  f"not {durations.dtype}")
         values = durations
     else:
         values = list(durations)
         for i, v in enumerate(values):
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-                raise TypeError(f"durations[{i}] is {v!r} ({type(v).__name__}), "
-                                "not an integer number of microseconds")
+            if not _args.is_integer(v):
+                raise _args.WrongType(_errno.EINVAL, f"durations[{i}] is {v!r} "
+                                      f"({type(v).__name__}), not an integer number of "
+                                      "microseconds")
     count = len(values)
     if count == 0:
         raise InvalidArgument(_errno.EINVAL, "no timings to send: give at least one mark")
@@ -303,7 +274,7 @@ def encode(protocol, scancode):
         raise InvalidArgument(_errno.EINVAL, f"libm2m has no encoder for {name} (it encodes "
                               f"{', '.join(ENCODERS)}); Device.send() has the kernel "
                               "encode it")
-    scancode = _check_scancode(name, scancode)
+    scancode = _check_scancode(number, name, scancode)
     return capi.m2m_ir_encode(_MAX_TIMINGS, number, scancode)
 
 
@@ -350,7 +321,8 @@ class Device:
     - :meth:`read` the next decoded :class:`Scancode` (None on timeout),
       or iterate: ``for key in rc`` (for ever), :meth:`scancodes` (until a
       quiet timeout), ``async for key in rc``;
-    - :meth:`read_raw` received timings; :meth:`fileno` for selectors.
+    - :meth:`read_raw` received timings; :meth:`fileno` and
+      :meth:`raw_fileno` for selectors.
 
     Closing (``close()``, leaving ``with``) makes every method raise
     :class:`~m2m.DeviceClosed`.
@@ -367,6 +339,7 @@ class Device:
 
     def __init__(self, name="auto"):
         self._handle = None
+        _args.string(name, "name", "a device name, a driver, \"rcN\", a lirc node or \"auto\"")
         try:
             ptr = capi.m2m_ir_open(name)
         except NotFound as e:
@@ -478,7 +451,7 @@ class Device:
             rc.send("rc-6-mce", 0x800f0410)
         """
         number, name = _protocol(protocol)
-        scancode = _check_scancode(name, scancode)
+        scancode = _check_scancode(number, name, scancode)
         h = self._h()
         try:
             capi.m2m_ir_send_scancode(h.ptr, number, scancode)
@@ -543,6 +516,11 @@ class Device:
             rc.send("nec", 0x0202)
             codes = [k.scancode for k in rc.scancodes(timeout=0.5)]   # [0x101, 0x202]
         """
+        timeout = _args.seconds(timeout)
+        self._h()
+        return self._scancodes(timeout)
+
+    def _scancodes(self, timeout):
         while (key := self.read(timeout)) is not None:
             yield key
 
@@ -569,12 +547,12 @@ class Device:
 
     def read_raw(self, timeout=None, max_values=512):
         """Received raw timings (lirc LIRC_MODE_MODE2), as many as are
-        there (up to ``max_values``) once the first came within ``timeout``
-        seconds (None: for ever, 0: not at all): a list of :class:`Timing`,
-        or None when none came. They are kept apart from scancodes (each
-        has its own lirc file): what is read here is not taken from
-        :meth:`read`. There is no fd to wait on raw timings (libm2m gives
-        the scancodes' only).
+        there (up to ``max_values``, 1 to 2**20) once the first came within
+        ``timeout`` seconds (None: for ever, Ctrl-C ending the wait; 0: not
+        at all): a list of :class:`Timing`, or None when none came. They
+        are kept apart from scancodes (each has its own lirc file): what is
+        read here is not taken from :meth:`read`. :meth:`raw_fileno` is
+        readable when there are some.
 
         Example::
 
@@ -582,6 +560,7 @@ class Device:
             timings = rc.read_raw(timeout=1.0)
             marks = [t.value for t in timings if t.kind == "pulse"]
         """
+        max_values = _args.integer(max_values, "max_values", 1, 1 << 20)
         h = self._h()
 
         def take(ms):
@@ -591,6 +570,20 @@ class Device:
                 return None
         values = _waiting.wait(take, timeout)
         return None if values is None else [Timing._from(v) for v in values]
+
+    def raw_fileno(self):
+        """An fd for ``select``/``selectors``/asyncio, readable when
+        :meth:`read_raw` has timings (m2m_ir_get_raw_fd(): the raw lirc
+        file, apart from the scancodes'). Do not read or close it.
+
+        Example::
+
+            sel = selectors.DefaultSelector()
+            sel.register(rc.raw_fileno(), selectors.EVENT_READ)
+            if sel.select(timeout=1.0):
+                print(rc.read_raw(timeout=0))
+        """
+        return capi.m2m_ir_get_raw_fd(self._h().ptr)
 
     def fileno(self):
         """An fd for ``select``/``selectors``/asyncio, readable when

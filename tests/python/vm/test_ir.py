@@ -103,7 +103,7 @@ def test_unknown_protocol_names_are_all_named(rc):
     assert rc.protocols == {"nec", "nec-x", "nec-32"}    # unchanged
     with pytest.raises(m2m.InvalidArgument, match="unknown IR protocol 'foo'"):
         rc.send("foo", 1)
-    with pytest.raises(TypeError, match="not 42"):
+    with pytest.raises(m2m.WrongType, match="protocols takes a set of names .*not 42"):
         rc.protocols = 42
 
 
@@ -200,6 +200,29 @@ def test_async_iteration(rc):
     assert asyncio.run(asyncio.wait_for(first_two(), 10)) == [0x1e05, 0x0101]
 
 
+def test_raw_fileno_serves_selectors_for_raw_timings(rc):
+    rc.protocols = {"nec"}
+    while rc.read_raw(timeout=0.2):            # what came before
+        pass
+    sel = selectors.DefaultSelector()
+    sel.register(rc.raw_fileno(), selectors.EVENT_READ)
+    assert sel.select(timeout=0) == []
+    rc.send("nec", 0x0606)
+    assert len(sel.select(timeout=2.0)) == 1
+    assert "pulse" in {t.kind for t in rc.read_raw(timeout=0)}
+    assert rc.read(timeout=2.0).scancode == 0x0606   # scancodes apart
+    sel.close()
+
+
+def test_bad_read_arguments_are_named(rc):
+    with pytest.raises(m2m.WrongType, match="timeout takes None"):
+        rc.read(timeout="1")
+    with pytest.raises(m2m.InvalidArgument, match="timeout takes .* >= 0, not -1"):
+        rc.scancodes(timeout=-1)
+    with pytest.raises(m2m.InvalidArgument, match="max_values takes an integer from 1 to"):
+        rc.read_raw(timeout=0, max_values=0)
+
+
 def test_raw_timings_come_back(rc):
     rc.protocols = {"sony-12"}
     sent = m2m.ir.encode("sony-12", 0x10015)
@@ -219,7 +242,7 @@ def test_raw_timings_come_back(rc):
     ("nec", 0x10000, "0x10000 is out of the range of nec: its bits are 0xffff"),
     ("rc-5", 0x80, "0x80 is out of the range of rc-5"),
     ("nec", -1, "out of the range of nec"),
-    ("nec-x", 0x12ed00, "that is a nec scancode"),
+    ("nec-x", 0x12ed00, "inverted: a nec scancode"),
     ("rc-6-mce", 0x1234, "0x800f"),
 ])
 def test_scancodes_out_of_range_are_named(rc, name, scancode, match):
@@ -227,9 +250,11 @@ def test_scancodes_out_of_range_are_named(rc, name, scancode, match):
         rc.send(name, scancode)
 
 
-def test_non_integer_scancodes_raise_type_error(rc):
-    with pytest.raises(TypeError, match="nec scancode is an integer, not 1.5"):
+def test_non_integer_scancodes_raise_wrong_type(rc):
+    with pytest.raises(m2m.WrongType, match=r"scancode takes a nec scancode, an integer, not 1.5"):
         rc.send("nec", 1.5)
+    with pytest.raises(m2m.WrongType, match=r"not True \(bool\)"):
+        rc.send("nec", True)
 
 
 @pytest.mark.parametrize("timings, exc, match", [
@@ -238,10 +263,10 @@ def test_non_integer_scancodes_raise_type_error(rc):
     ([9000, 0, 560], m2m.InvalidArgument, r"durations\[1\] is 0"),
     ([9000, -5, 560], m2m.InvalidArgument, r"durations\[1\] is -5"),
     ([9000, 2 ** 32, 560], m2m.InvalidArgument, r"durations\[1\] is 4294967296"),
-    ([9000, 4500.0, 560], TypeError, r"durations\[1\] is 4500.0 \(float\)"),
-    ([9000, "x", 560], TypeError, r"durations\[1\] is 'x'"),
-    (np.array([9000.0, 4500.0, 560.0]), TypeError, "must be integers, not float64"),
-    ("9000", TypeError, "not str"),
+    ([9000, 4500.0, 560], m2m.WrongType, r"durations\[1\] is 4500.0 \(float\)"),
+    ([9000, "x", 560], m2m.WrongType, r"durations\[1\] is 'x'"),
+    (np.array([9000.0, 4500.0, 560.0]), m2m.WrongType, "integers, not float64"),
+    ("9000", m2m.WrongType, r"durations takes a sequence of microseconds.*\(str\)"),
     ([560] * 1025, m2m.InvalidArgument, "refused 1025 timings"),
 ])
 def test_bad_raw_timings_are_named(rc, timings, exc, match):
