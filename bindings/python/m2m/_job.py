@@ -16,6 +16,11 @@ from ._formats import FIELDS, format_name, frame_format
 #: What ``fit`` takes: how a picture of another shape goes into ``size``.
 FITS = ("stretch", "letterbox", "crop")
 
+#: The field orders of a buffer holding a whole frame, which is what
+#: convert() and sessions queue; "top", "bottom" and "alternate" buffers
+#: hold one field each, and which one is said per buffer, as they do not.
+FRAME_FIELDS = ("none", "interlaced", "interlaced_tb", "interlaced_bt", "seq_tb", "seq_bt")
+
 
 @dataclass(frozen=True)
 class Job:
@@ -60,6 +65,10 @@ def job(src, width, height, *, to=None, size=None, crop=None, compose=None, fit=
     deinterlace = _args.string(deinterlace, "deinterlace", "a mode name or None") \
         if deinterlace is not None else None
     field = _args.name(field, tuple(FIELDS), "field", optional=True)
+    if field is not None and field not in FRAME_FIELDS:
+        raise InvalidArgument(22, f"field={field!r} is one field a buffer, and which one is "
+                              "said per buffer; convert() and sessions queue whole frames: "
+                              f"give {', '.join(repr(f) for f in FRAME_FIELDS)}")
     if deinterlace is not None and field is None:
         field = "interlaced_tb"
     _frame_size(src, (width, height), size_argument)

@@ -11,8 +11,8 @@ from ._controls import Controls, identifier
 from ._errors import (DeviceBusy, DeviceClosed, DeviceNotFound, InvalidArgument,
                       NotFound, NotSupported, OutOfRange, UnsupportedFormat)
 from ._events import Events
-from ._formats import (check_plane, describe, format_name, frame_format, guess_format,
-                       plane_layouts, plane_names, plane_views)
+from ._formats import (check_plane, describe, field_name, format_name, frame_format,
+                       guess_format, plane_layouts, plane_names, plane_views)
 from ._frame import Frame
 from ._job import format_argument, job
 from ._memory import Handle
@@ -396,8 +396,10 @@ class Device:
         :param vflip: mirror top to bottom
         :param deinterlace: "weave", "bob", "blend" or "motion_adaptive";
             implies ``field="interlaced_tb"`` unless given
-        :param field: the source's field order: "none", "interlaced_tb",
-            "interlaced_bt", "seq_tb", "seq_bt", "alternate"
+        :param field: the source's field order: "none", "interlaced",
+            "interlaced_tb", "interlaced_bt", "seq_tb", "seq_bt" (a buffer
+            holds a whole frame: one field a buffer, "top", "bottom" and
+            "alternate", is refused)
         :param scaler: "nearest", "bilinear" or "area" (vhqv's filter;
             default: the device's, bilinear on vhqv)
         :param matrix: the source's Y'CbCr matrix: "bt601", "bt709",
@@ -559,7 +561,8 @@ def _check_taken(device, wanted, took, queue):
                                 f"{describe(wanted)} on {queue}: it offers {describe(took)}")
     if took.field != wanted.field:
         raise UnsupportedFormat(22, f"{device.driver} ({device.path}) does not take field order "
-                                f"{wanted.field} on {queue}")
+                                f"{field_name(wanted.field)!r} on {queue}: it offers "
+                                f"{field_name(took.field)!r}")
 
 
 def _split(raw, fmt):

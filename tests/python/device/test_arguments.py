@@ -317,6 +317,10 @@ def test_wrong_types_raise_wrong_type_naming_the_argument(dev, picture, args, me
 @pytest.mark.parametrize("args, message", [
     (dict(scaler="Bilinear"), "scaler takes 'nearest', 'bilinear', 'area' or None, not 'Bilinear'"),
     (dict(field="Interlaced_TB"), "field takes 'none'.*not 'Interlaced_TB'"),
+    # Before: "VIDIOC_QBUF on inprocess: Invalid argument", and "does not
+    # take field order 2": no call of the package says a buffer's field.
+    (dict(field="alternate"), "field='alternate' is one field a buffer.*give 'none', "),
+    (dict(field="top"), "field='top' is one field a buffer"),
     # Before: OverflowError from SWIG, or libm2m's message without the argument.
     (dict(size=(-2, 100)), r"size takes \(width, height\), positive integers, not \(-2, 100\)"),
     (dict(size=(9000, 9000)), r"size \(9000, 9000\): m2m_format_init: .*1x1 to 8192x8192"),
