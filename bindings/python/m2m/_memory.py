@@ -18,8 +18,11 @@ import ctypes
 import sys
 
 from . import capi
+from ._errors import DeviceBusy
 from ._formats import plane_layouts, plane_names, plane_views
 from ._frame import Frame
+
+_QUEUE_NAMES = {capi.M2M_QUEUE_OUTPUT: "OUTPUT", capi.M2M_QUEUE_CAPTURE: "CAPTURE"}
 
 
 class Handle:
@@ -41,12 +44,15 @@ class QueueMemory:
     """The mapped buffers of one queue, each as a :class:`Frame` whose
     planes are views of the buffer's memory."""
 
-    def __init__(self, handle, queue, fmt):
+    def __init__(self, handle, queue, fmt, earlier=None):
         self.queue = queue
         self.format = fmt
         self.buffers, self.frames, self._tracked = self._build(handle, queue, fmt)
         # Measured once the building's own references are gone.
         self._baseline = self._counts()
+        #: The views of the same buffers in an earlier format (a session's
+        #: CAPTURE after a source change), while anyone holds them.
+        self.earlier = earlier if earlier is not None and earlier.in_use() else None
 
     @staticmethod
     def _build(handle, queue, fmt):
@@ -75,4 +81,24 @@ class QueueMemory:
     def in_use(self):
         """How many frames, views or buffers someone outside still holds
         (CPython reference counts above those this object holds)."""
-        return sum(now > then for now, then in zip(self._counts(), self._baseline))
+        held = sum(now > then for now, then in zip(self._counts(), self._baseline))
+        return held + (self.earlier.in_use() if self.earlier is not None else 0)
+
+    def owns(self, frame):
+        """Whether a frame is one of these buffers' (in any format)."""
+        index = frame.index if isinstance(frame, Frame) else None
+        memory = self
+        while index is not None and memory is not None:
+            if index < len(memory.frames) and memory.frames[index] is frame:
+                return True
+            memory = memory.earlier
+        return False
+
+    def refuse_in_use(self, path, whose):
+        """DeviceBusy when the buffers are about to be freed while someone
+        still views them."""
+        held = self.in_use()
+        if held:
+            raise DeviceBusy(16, f"{held} frames or arrays still view the "
+                             f"{_QUEUE_NAMES[self.queue]} buffers of {whose} of {path}: "
+                             "delete them (or keep .copy()s) before the device is reconfigured")

@@ -79,6 +79,11 @@ class Session:
         self._pending = 0
         self._count = 0
         self._closed = False
+        self._draining = False
+        # A source change: the LAST frame of the old geometry came (and
+        # the index of its buffer, when it came empty).
+        self._geometry_ended = False
+        self._empty_last = None
         device._session = self
 
     # ------------------------------------------------------------------
@@ -199,8 +204,16 @@ class Session:
         until :meth:`release`. Waits for it (up to ``timeout`` seconds;
         None: for ever, Ctrl-C ending the wait).
 
+        A source change (vhqv: ``rotate`` turned between landscape and
+        portrait mid-session) is answered here, as
+        ``m2m_handle_source_change()`` does in C: after the LAST result of
+        the old geometry, the session restarts CAPTURE for the format the
+        device now proposes (:attr:`output_format`) and goes on.
+
         :raises EndOfStream: after the LAST frame of a drain
         :raises Timeout: when nothing came in time
+        :raises DeviceBusy: when a source change needs larger CAPTURE
+            buffers while frames or arrays still view the old ones
 
         Example::
 
@@ -209,9 +222,44 @@ class Session:
             s.release(out)
         """
         self._check()
-        frame = self._outputs.frames[self._take(CAPTURE, timeout)]
+        while True:
+            if self._geometry_ended:
+                self._answer_source_change()
+            index = self._take(CAPTURE, timeout)
+            buf = self._outputs.buffers[index]
+            if not buf.flags & capi.M2M_BUFFER_LAST or self._draining:
+                break
+            self._geometry_ended = True
+            if any(buf.bytesused[:buf.num_planes]):
+                break
+            self._empty_last = index   # no result in it
         self._pending -= 1
-        return frame
+        return self._outputs.frames[index]
+
+    def _answer_source_change(self):
+        """CAPTURE restarted for the format the device now proposes, its
+        buffers queued again: the same buffers when they are large enough
+        (so views of them stay valid, as ever), else new ones."""
+        h = self._device._h()
+        fmt = _current(h, CAPTURE)
+        buffers = self._outputs.buffers
+        if all(b.length[p] >= fmt.plane_size[p] for b in buffers for p in range(fmt.num_planes)) \
+                and fmt.num_planes == buffers[0].num_planes:
+            queued = [b.index for b in buffers if b.queued or b.index == self._empty_last]
+            capi.m2m_stream_off(self._ptr, CAPTURE)
+            capi.m2m_stream_on(self._ptr, CAPTURE)
+            earlier = self._outputs
+        else:
+            self._outputs.refuse_in_use(self._device.path, "the geometry before the source change")
+            capi.m2m_handle_source_change(self._ptr, fmt)
+            queued = range(len(buffers))
+            earlier = None
+        self._device._memory[CAPTURE] = self._outputs = QueueMemory(h, CAPTURE, fmt, earlier)
+        self.output_format = self._outputs.format
+        for index in queued:
+            _queue_index(self._ptr, CAPTURE, index, 0)
+        self._geometry_ended = False
+        self._empty_last = None
 
     def release(self, frame):
         """Give a CAPTURE buffer back to the device for another result.
@@ -221,9 +269,7 @@ class Session:
             out = s.dequeue()
             s.release(out)
         """
-        outputs = self._outputs.frames
-        index = frame.index if isinstance(frame, Frame) else None
-        if index is None or index >= len(outputs) or outputs[index] is not frame:
+        if not self._outputs.owns(frame):
             raise InvalidArgument(22, f"release() takes an output frame of this session, not "
                                   f"{frame!r}")
         _queue_index(self._ptr, CAPTURE, frame.index, 0)
@@ -238,6 +284,7 @@ class Session:
         """
         self._check()
         capi.m2m_drain(self._ptr)
+        self._draining = True
 
     def restart(self):
         """Resume after a drain.
@@ -248,6 +295,7 @@ class Session:
         """
         self._check()
         capi.m2m_restart(self._ptr)
+        self._draining = False
 
     # ------------------------------------------------------------------
     # The loop

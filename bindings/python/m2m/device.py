@@ -15,11 +15,10 @@ from ._formats import (check_plane, describe, field_name, format_name, frame_for
                        guess_format, plane_layouts, plane_names, plane_views)
 from ._frame import Frame
 from ._job import format_argument, job
-from ._memory import Handle
+from ._memory import _QUEUE_NAMES, Handle
 
 OUTPUT = capi.M2M_QUEUE_OUTPUT
 CAPTURE = capi.M2M_QUEUE_CAPTURE
-_QUEUE_NAMES = {OUTPUT: "OUTPUT", CAPTURE: "CAPTURE"}
 
 
 class Ready(enum.IntFlag):
@@ -232,12 +231,8 @@ class Device:
         h = self._h()
         for queue in (OUTPUT, CAPTURE):
             memory = self._memory[queue]
-            held = memory.in_use() if memory is not None else 0
-            if held:
-                raise DeviceBusy(16, f"{held} frames or arrays still view the "
-                                 f"{_QUEUE_NAMES[queue]} buffers of an earlier session of "
-                                 f"{self.path}: delete them (or keep .copy()s) before "
-                                 "the device is reconfigured")
+            if memory is not None:
+                memory.refuse_in_use(self.path, "an earlier session")
             capi.m2m_free_buffers(h.ptr, queue)
             self._memory[queue] = None
         self._convert_key = None

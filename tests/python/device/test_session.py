@@ -132,3 +132,89 @@ def test_drain_ends_the_stream(dev, rng):
         assert len(results) <= 2
         with pytest.raises(m2m.EndOfStream, match="last CAPTURE"):
             s.dequeue(timeout=5)
+
+
+def test_a_rotation_mid_session_is_answered_and_the_stream_goes_on(dev, rng):
+    # Issue 14: the session ended with EndOfStream after the LAST frame of
+    # the landscape geometry; it now restarts CAPTURE in portrait.
+    clip = frames(rng, 12)
+    with dev.session("RGB24", (64, 48), to="YUYV", buffers=3) as s:
+        results = []
+        for i, out in enumerate(s.process(clip)):
+            results.append((out.timestamp_ns, out.last, out.copy().array))
+            if i == 4:
+                dev.controls.rotate = 90
+        assert (s.output_format.width, s.output_format.height) == (48, 64)
+    del out
+    assert [r[0] for r in results] == [1000 * (i + 1) for i in range(12)]
+    turned = [r[2].shape == (64, 48, 2) for r in results]
+    # The frames queued before the change keep the old geometry, the last
+    # of them flagged LAST when the device had not finished it yet (else
+    # an empty LAST buffer, which the session takes without giving it);
+    # every frame after it is turned.
+    first = turned.index(True)
+    assert 5 <= first < 12 and all(turned[first:])
+    assert not any(last for _, last, _ in results[:first - 1] + results[first:])
+    for (_, _, got), picture, rotated in zip(results, clip, turned):
+        np.testing.assert_array_equal(got, dev.convert(picture, to="YUYV",
+                                                       rotate=90 if rotated else 0))
+
+
+def test_a_rotation_between_frames_is_answered_step_by_step(dev, rng):
+    # Nothing in flight when the rotation comes: the device returns an
+    # empty LAST buffer, which the session takes without giving it.
+    clip = frames(rng, 4)
+    with dev.session("RGB24", (64, 48), to="YUYV") as s:
+        results = []
+        for i, picture in enumerate(clip):
+            if i == 2:
+                dev.controls.rotate = 270
+            s.queue(picture)
+            out = s.dequeue(timeout=5)
+            results.append(out.copy().array)
+            s.release(out)
+    del out
+    for i, (got, picture) in enumerate(zip(results, clip)):
+        np.testing.assert_array_equal(got, dev.convert(picture, to="YUYV",
+                                                       rotate=270 if i >= 2 else 0))
+
+
+def test_a_source_change_needing_larger_buffers_waits_for_old_views_to_go(dev, rng):
+    # YUYV 45x27 turned is 27x45: 28 pixels a line (whole macropixels)
+    # of 45 lines need more than the 2484 bytes of a landscape buffer.
+    clip = frames(rng, 2, shape=(27, 45, 3))
+    with dev.session("RGB24", (45, 27), to="YUYV") as s:
+        s.queue(clip[0])
+        held = s.dequeue(timeout=5)
+        s.release(held)
+        dev.controls.rotate = 90
+        s.queue(clip[1])
+        with pytest.raises(m2m.DeviceBusy, match="CAPTURE buffers of the geometry before"):
+            s.dequeue(timeout=5)
+        del held
+        out = s.dequeue(timeout=5)
+        assert s.output_format.plane_size[0] > 2484
+        got = out.copy().array
+        del out
+    np.testing.assert_array_equal(got, dev.convert(clip[1], to="YUYV", rotate=90))
+
+
+def test_a_frame_held_across_a_source_change_stays_valid_and_is_released(dev, rng):
+    # A turned YUYV 64x48 fits the same buffers: they are kept, so a frame
+    # of the old geometry still views mapped memory; release() takes it,
+    # and the buffers are not freed while it lives.
+    clip = frames(rng, 2)
+    with dev.session("RGB24", (64, 48), to="YUYV") as s:
+        s.queue(clip[0])
+        held = s.dequeue(timeout=5)
+        dev.controls.rotate = 90
+        s.queue(clip[1])
+        out = s.dequeue(timeout=5)
+        assert out.array.shape == (64, 48, 2) and held.array.shape == (48, 64, 2)
+        s.release(held)
+        s.release(out)
+        del out
+    with pytest.raises(m2m.DeviceBusy, match="still view the CAPTURE buffers"):
+        dev.convert(np.zeros((48, 64), np.uint8))
+    del held
+    assert dev.convert(np.zeros((48, 64), np.uint8)).shape == (48, 64)
