@@ -413,22 +413,6 @@ def test_device_calls_name_a_bad_argument(dev, call, error, message):
         call(dev)
 
 
-@pytest.mark.parametrize("name, value, message", [
-    # Before: contrast=True was 1, a flip took 1, a menu True.
-    ("contrast", True, r"control 'contrast' takes an integer, not True \(bool\)"),
-    ("contrast", 1.5, r"control 'contrast' takes an integer, not 1.5 \(float\)"),
-    ("horizontal_flip", 1, r"control 'horizontal_flip' takes True or False, not 1 \(int\)"),
-    ("horizontal_flip", "yes", "control 'horizontal_flip' takes True or False"),
-    ("deinterlacing_mode", True, "control 'deinterlacing_mode' takes an integer or a menu "
-                                 "item name, not True"),
-])
-def test_controls_take_values_of_their_own_type_only(dev, name, value, message):
-    before = dev.controls[name]
-    with pytest.raises(m2m.WrongType, match=message):
-        dev.controls[name] = value
-    assert dev.controls[name] == before
-
-
 def test_controls_give_and_take_their_defaults_as_values(dev):
     assert dev.controls.info("horizontal_flip").default is False
     mode = dev.controls.info("deinterlacing_mode")

@@ -27,15 +27,25 @@ def test_menu_controls_take_and_give_item_names(dev):
     assert info.type == "menu" and info.menu[2] == "Blend"
 
 
-@pytest.mark.parametrize("name, value, problem", [
-    ("rotate", 45, "'rotate' takes 0 to 270 in steps of 90, not 45"),
-    ("brightness", 1000, "'brightness' takes -128 to 127, not 1000"),
-    ("deinterlacing_mode", "sideways", "no menu item 'sideways'"),
-    ("deinterlacing_mode", 7, "takes one of 'Weave'"),
+@pytest.mark.parametrize("name, value, error, problem", [
+    ("rotate", 45, m2m.OutOfRange, "'rotate' takes 0 to 270 in steps of 90, not 45"),
+    ("brightness", 1000, m2m.OutOfRange, "'brightness' takes -128 to 127, not 1000"),
+    ("deinterlacing_mode", "sideways", m2m.OutOfRange, "no menu item 'sideways'"),
+    ("deinterlacing_mode", 7, m2m.OutOfRange, "takes one of 'Weave'"),
+    # Issue 14: contrast=True was 1, a flip took 1, a menu True.
+    ("contrast", True, m2m.WrongType,
+     r"control 'contrast' takes an integer, not True \(bool\)"),
+    ("contrast", 1.5, m2m.WrongType, r"control 'contrast' takes an integer, not 1.5 \(float\)"),
+    ("horizontal_flip", 1, m2m.WrongType,
+     r"control 'horizontal_flip' takes True or False, not 1 \(int\)"),
+    ("horizontal_flip", "yes", m2m.WrongType, "control 'horizontal_flip' takes True or False"),
+    ("deinterlacing_mode", True, m2m.WrongType,
+     "control 'deinterlacing_mode' takes an integer or a menu item name, not True"),
 ])
-def test_out_of_range_values_raise_naming_the_range(dev, name, value, problem):
+def test_values_a_control_does_not_take_raise_naming_what_it_takes(dev, name, value, error,
+                                                                   problem):
     before = dev.controls[name]
-    with pytest.raises(m2m.OutOfRange, match=problem):
+    with pytest.raises(error, match=problem):
         dev.controls[name] = value
     assert dev.controls[name] == before
 
