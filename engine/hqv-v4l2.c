@@ -16,8 +16,8 @@
 /*
  * The single-planar node offers the formats whose planes share one buffer
  * (NV12, not NV12M), the multi-planar node all of them; the semi-planar
- * family only when asked (docs/vhqv.md: kernel 6.1's names for it fail
- * Debian 12's v4l2-compliance).
+ * family unless vhqv's semiplanar parameter is off (docs/vhqv.md: Debian
+ * 12's old v4l2-compliance fails today's kernels' names for it).
  */
 bool vhqv_offers(unsigned int offer, const struct hqv_format *fmt)
 {

@@ -316,15 +316,20 @@ void vhqv_run_work(struct work_struct *work)
 		dst->flags |= V4L2_BUF_FLAG_LAST;
 
 	/*
-	 * The result first: poll() checks OUTPUT, then CAPTURE, each under
-	 * its queue's done_lock, so a reader that sees its OUTPUT buffer back
-	 * (POLLOUT) finds the CAPTURE one ready too. v4l2-compliance's
-	 * select and epoll loops count on the pair. Nothing more is needed:
-	 * interrupts off between the two would not make them one event on
-	 * SMP, and on PREEMPT_RT the done_lock sleeps.
+	 * OUTPUT first, then CAPTURE, as vim2m and
+	 * v4l2_m2m_buf_done_and_job_finish() return them. A reader may see
+	 * one of the two alone (nothing makes the pair atomic: poll() looks
+	 * at each queue under its own done_lock, and on PREEMPT_RT, where
+	 * that lock sleeps, nothing here may even turn preemption off). In
+	 * this order a reader that finds its OUTPUT buffer back alone
+	 * finds the frame's CAPTURE buffer in its next poll(), long before
+	 * the next frame. The other order let v4l2-compliance's select and
+	 * epoll loops take a last frame's CAPTURE buffer alone and count
+	 * its OUTPUT buffer in the next round, one frame too many, and
+	 * never end.
 	 */
-	v4l2_m2m_buf_done(dst, state);
 	v4l2_m2m_buf_done(src, state);
+	v4l2_m2m_buf_done(dst, state);
 	v4l2_m2m_job_finish(dev->m2m_dev, m2m_ctx);
 }
 

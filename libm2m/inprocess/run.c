@@ -313,9 +313,9 @@ static void run_job(struct ip_ctx *ctx)
 	ip_ready_remove(dq, dst->index);
 	if (out.flag_last)
 		dst->flags |= V4L2_BUF_FLAG_LAST;
-	/* The result first, as vhqv returns them. */
-	ip_buf_done(ctx, VHQV_DST, dst, !done);
+	/* OUTPUT first, as vhqv returns them (under the lock: seen together). */
 	ip_buf_done(ctx, VHQV_SRC, src, !done);
+	ip_buf_done(ctx, VHQV_DST, dst, !done);
 	ctx->job_running = false;
 	ip_changed(ctx);
 }
