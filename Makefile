@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup build demo check clean
+.PHONY: all setup debug-kernel build demo check clean
 
 all: build
 
@@ -17,7 +17,13 @@ build: setup
 demo: build
 	scripts/demo $(BUILD)
 
-check: build
+# The debug kernel the VM tests also run on, built once into the cache and
+# again when its configuration changes (scripts/debug-kernel); before the
+# build, which builds vhqv against it.
+debug-kernel: setup
+	scripts/debug-kernel
+
+check: debug-kernel build
 	cd $(BUILD) && ctest --output-on-failure
 
 clean:
