@@ -24,7 +24,7 @@ debug-kernel: setup
 	scripts/debug-kernel
 
 check: debug-kernel build
-	cd $(BUILD) && ctest --output-on-failure
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 clean:
 	rm -rf $(BUILD)

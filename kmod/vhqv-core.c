@@ -63,6 +63,7 @@ static int vhqv_open(struct file *file)
 	ctx->dev = dev;
 	ctx->mplane = vfd == &dev->vfd[VHQV_NODE_MPLANE];
 	mutex_init(&ctx->vb_mutex);
+	mutex_init(&ctx->pair_lock);
 	mutex_init(&ctx->cfg_lock);
 	vhqv_config_init(&ctx->cfg);
 	vhqv_flow_init(&ctx->flow);
@@ -94,6 +95,7 @@ err_free_controls:
 err_free_ctx:
 	v4l2_fh_exit(&ctx->fh);
 	mutex_destroy(&ctx->cfg_lock);
+	mutex_destroy(&ctx->pair_lock);
 	mutex_destroy(&ctx->vb_mutex);
 	kfree(ctx);
 	return ret;
@@ -115,6 +117,7 @@ static int vhqv_release(struct file *file)
 	v4l2_fh_exit(&ctx->fh);
 	v4l2_ctrl_handler_free(&ctx->hdl);
 	mutex_destroy(&ctx->cfg_lock);
+	mutex_destroy(&ctx->pair_lock);
 	mutex_destroy(&ctx->vb_mutex);
 	kvfree(ctx->scratch);
 	kvfree(ctx->prev_buf);
@@ -126,7 +129,7 @@ static const struct v4l2_file_operations vhqv_fops = {
 	.owner		= THIS_MODULE,
 	.open		= vhqv_open,
 	.release	= vhqv_release,
-	.poll		= v4l2_m2m_fop_poll,
+	.poll		= vhqv_poll,
 	.unlocked_ioctl	= video_ioctl2,
 	.mmap		= v4l2_m2m_fop_mmap,
 };

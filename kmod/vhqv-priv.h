@@ -65,6 +65,12 @@ struct vhqv_ctx {
 	/* Protects both vb2 queues of this context. */
 	struct mutex vb_mutex;
 	/*
+	 * Held while the worker returns a frame's two buffers and while
+	 * poll() looks for them, so that poll() finds both or neither
+	 * (vhqv_poll()). Taken with no other lock held.
+	 */
+	struct mutex pair_lock;
+	/*
 	 * Protects cfg, next and flow, which the ioctls (format, control,
 	 * ENC_CMD, queue), the vb2 callbacks and the worker all touch: every
 	 * writer asserts it. Taken inside the control handler's lock and the
@@ -124,6 +130,7 @@ extern const struct v4l2_m2m_ops vhqv_m2m_ops;
 int vhqv_queue_init(void *priv, struct vb2_queue *src_vq,
 		    struct vb2_queue *dst_vq);
 void vhqv_run_work(struct work_struct *work);
+__poll_t vhqv_poll(struct file *file, poll_table *wait);
 int vhqv_change_capture(struct vhqv_ctx *ctx, const struct vhqv_config *next);
 struct vhqv_config *vhqv_config_for_write(struct vhqv_ctx *ctx);
 void vhqv_queue_event(struct vhqv_ctx *ctx, u32 type, u32 changes);

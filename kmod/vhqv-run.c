@@ -317,20 +317,36 @@ void vhqv_run_work(struct work_struct *work)
 
 	/*
 	 * OUTPUT first, then CAPTURE, as vim2m and
-	 * v4l2_m2m_buf_done_and_job_finish() return them. A reader may see
-	 * one of the two alone (nothing makes the pair atomic: poll() looks
-	 * at each queue under its own done_lock, and on PREEMPT_RT, where
-	 * that lock sleeps, nothing here may even turn preemption off). In
-	 * this order a reader that finds its OUTPUT buffer back alone
-	 * finds the frame's CAPTURE buffer in its next poll(), long before
-	 * the next frame. The other order let v4l2-compliance's select and
-	 * epoll loops take a last frame's CAPTURE buffer alone and count
-	 * its OUTPUT buffer in the next round, one frame too many, and
-	 * never end.
+	 * v4l2_m2m_buf_done_and_job_finish() return them, and as one pair
+	 * for poll() (vhqv_poll()).
 	 */
+	mutex_lock(&ctx->pair_lock);
 	v4l2_m2m_buf_done(src, state);
 	v4l2_m2m_buf_done(dst, state);
+	mutex_unlock(&ctx->pair_lock);
 	v4l2_m2m_job_finish(dev->m2m_dev, m2m_ctx);
+}
+
+/*
+ * poll() finds a frame's two buffers back together, or neither.
+ * v4l2-mem2mem's poll looks at OUTPUT, then CAPTURE, each under its own
+ * done_lock, and the worker returns them one after the other: a reader
+ * between the two saw one buffer alone. v4l2-compliance's select and
+ * epoll loops, which count frames by OUTPUT buffers and stop only after
+ * reading a CAPTURE one, then took one frame too many and never ended
+ * (under load, on a TCG guest: an interrupt between the two is enough).
+ * Turning interrupts or preemption off around the pair would not do: it
+ * orders nothing on another CPU, and on PREEMPT_RT the done_lock sleeps.
+ */
+__poll_t vhqv_poll(struct file *file, poll_table *wait)
+{
+	struct vhqv_ctx *ctx = file_to_ctx(file);
+	__poll_t ret;
+
+	mutex_lock(&ctx->pair_lock);
+	ret = v4l2_m2m_poll(file, ctx->fh.m2m_ctx, wait);
+	mutex_unlock(&ctx->pair_lock);
+	return ret;
 }
 
 static void vhqv_device_run(void *priv)
