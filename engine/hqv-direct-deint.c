@@ -78,7 +78,7 @@ pad_bytes(uint8_t *restrict out, size_t pixels, size_t at)
 }
 
 static HQV_ROW_CLONES void
-blend_pair(const struct hqv_job *job, void *scratch, uint32_t y)
+blend_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 {
 	const struct hqv_format *fmt = job->src.fmt;
 	const uint32_t h = job->src.height, w = job->src.width;

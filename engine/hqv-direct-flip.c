@@ -20,13 +20,12 @@
 /*
  * The scratch: this header, a copy of the job whose planes are moved for
  * each row pair onto the copied source rows and onto the destination
- * rows, the copied rows, and the scratch of the direct row it calls.
- * hqv_job_run() zeroes valid at the start of each band.
+ * rows, the copied rows, and the scratch of the direct row it calls, in
+ * a band of its own that starts with the flip's.
  */
 struct flip_head {
-	uint32_t valid;
-	uint32_t band_end;	/* hqv_job_run()'s, unused */
 	hqv_direct_fn *place;	/* the direct row without the flip */
+	struct hqv_band place_band;
 };
 
 #define FLIP_ALIGN	64
@@ -164,15 +163,17 @@ mirror_row(uint8_t *restrict d, const uint8_t *restrict s, size_t n,
 	}
 }
 
-static void flip_pair(const struct hqv_job *job, void *scratch, uint32_t y)
+static void flip_pair(const struct hqv_job *job, struct hqv_band *band,
+		      uint32_t y)
 {
 	const struct hqv_format *s = job->src.fmt, *d = job->dst.fmt;
-	struct flip_head *head = scratch;
-	struct hqv_job *view = (void *)((uint8_t *)scratch + job_offset());
-	uint8_t *rows = (uint8_t *)scratch + rows_offset();
+	uint8_t *scratch = band->scratch;
+	struct flip_head *head = band->scratch;
+	struct hqv_job *view = (void *)(scratch + job_offset());
+	uint8_t *rows = scratch + rows_offset();
 	unsigned int p, r;
 
-	if (!head->valid) {
+	if (band->fresh) {
 		size_t unused;
 
 		*view = *job;
@@ -181,9 +182,11 @@ static void flip_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 		for (p = 0; p < s->num_planes; p++)
 			view->src.bytesperline[p] = row_bytes(job, p);
 		head->place = hqv_direct_place_find(view, &unused);
-		head->valid = 1;
-		/* The band starts for the row it calls too (its valid word). */
-		*(uint32_t *)((uint8_t *)scratch + place_offset(job)) = 0;
+		/* The row it calls writes rows 0 and 1 of the view. */
+		head->place_band.scratch = scratch + place_offset(job);
+		head->place_band.end = 2;
+		head->place_band.fresh = true;
+		band->fresh = false;
 	}
 	for (p = 0; p < s->num_planes; p++) {
 		size_t bytes = row_bytes(job, p);
@@ -211,7 +214,7 @@ static void flip_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 	for (p = 0; p < d->num_planes; p++)
 		view->dst.planes[p] = hqv_row(&job->dst, p,
 					      p && d->vsub == 2 ? y / 2 : y);
-	head->place(view, (uint8_t *)scratch + place_offset(job), 0);
+	head->place(view, &head->place_band, 0);
 }
 
 hqv_direct_fn *hqv_direct_flip_find(const struct hqv_job *job, size_t *scratch)
@@ -226,8 +229,6 @@ hqv_direct_fn *hqv_direct_flip_find(const struct hqv_job *job, size_t *scratch)
 		return NULL;
 	if (!hqv_direct_place_find(job, &place_scratch))
 		return NULL;
-	/* At least the two words hqv_job_run() gives a band's state. */
-	*scratch = place_offset(job) +
-		   (place_scratch > 8 ? place_scratch : 8);
+	*scratch = place_offset(job) + place_scratch;
 	return flip_pair;
 }

@@ -54,8 +54,6 @@ tap(int32_t left, int32_t right, int32_t wb)
 #define SUM_ROWS	3
 
 struct scale_state {
-	uint32_t started;	/* zero at a band's start (hqv_job_run()) */
-	uint32_t band_end;	/* the band's end row (hqv_job_run()) */
 	int32_t row[2];		/* source rows the slots hold, or -1 */
 	struct taps taps[2];	/* luma, chroma (the same for 4:4:4) */
 	uint32_t *yy;		/* a source luma row, as byte pairs */
@@ -456,11 +454,11 @@ chroma_store(const struct hqv_job *job, struct scale_state *s, uint32_t row,
 }
 
 static HQV_ROW_CLONES void
-bilinear_pair(const struct hqv_job *job, void *scratch, uint32_t y)
+bilinear_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 {
 	const struct hqv_format *fmt = job->dst.fmt;
 	const struct hqv_plan *p = &job->plan;
-	struct scale_state *s = scratch;
+	struct scale_state *s = band->scratch;
 	const bool grey = fmt->family == HQV_FAMILY_GREY;
 	const bool vsub = fmt->vsub == 2;
 	const bool average_h = fmt->hsub == 2 && !p->chroma_copy_h;
@@ -469,7 +467,7 @@ bilinear_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 	const int64_t last = (int64_t)(p->oriented_height - 1) << 32;
 	unsigned int r, c;
 
-	if (!s->started) {
+	if (band->fresh) {
 		layout(job, s);
 		make_taps(job, &s->taps[0], 1, false, job->src.width);
 		if (!grey)
@@ -482,7 +480,7 @@ bilinear_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 			s->sum_age[c] = 0;
 		}
 		s->sums_made = 0;
-		s->started = 1;
+		band->fresh = false;
 	}
 
 	for (r = 0; r < 2; r++) {

@@ -72,9 +72,8 @@ static void reverse_copy(uint8_t *restrict d, const uint8_t *restrict s,
  * destination rows. Instead, TILE_ROWS destination rows are transposed at
  * once, 8 x 8 bytes at a time: straight into the destination when the
  * band holds all of them, else into the band's scratch memory, from which
- * the following pairs of the same run copy theirs. hqv_job_run() zeroes
- * the scratch's first word before a run, so a tile never outlives the run
- * that read it, and puts the run's end in the second.
+ * the following pairs of the same band copy theirs; a tile never outlives
+ * the band that read it (struct hqv_band).
  */
 #define TILE_ROWS	16
 
@@ -88,8 +87,7 @@ static void reverse_copy(uint8_t *restrict d, const uint8_t *restrict s,
 #define VALID_PLACED	4u
 
 struct scratch_head {
-	uint32_t valid;		/* zeroed by hqv_job_run() */
-	uint32_t band_end;	/* set by hqv_job_run() */
+	uint32_t valid;		/* zeroed when the band starts */
 	uint32_t tile_first;	/* the destination row the tile starts at */
 	uint32_t ctile_first;	/* the same for the chroma tile */
 };
@@ -284,7 +282,7 @@ fill_tile(const struct hqv_job *job, uint8_t *restrict tile, size_t pitch,
 
 /* Destination luma rows y and y + 1 of the reoriented source. */
 static inline __attribute__((always_inline)) void
-luma_pair(const struct hqv_job *job, void *scratch, uint32_t y)
+luma_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 {
 	const struct hqv_plan *p = &job->plan;
 	size_t n = job->dst.width, r;
@@ -292,8 +290,8 @@ luma_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 
 	if (p->di_x == 0) {
 		/* A quarter turn: rows y, y + 1 are source columns. */
-		struct scratch_head *head = scratch;
-		uint8_t *tile = tile_of(job, scratch);
+		struct scratch_head *head = band->scratch;
+		uint8_t *tile = tile_of(job, band->scratch);
 		uint32_t first = y - y % TILE_ROWS;
 
 		if (!(head->valid & VALID_LUMA) || head->tile_first != first) {
@@ -307,7 +305,7 @@ luma_pair(const struct hqv_job *job, void *scratch, uint32_t y)
 			 * here, ends by the band's end) goes straight to the
 			 * destination; else to scratch, copied row by row.
 			 */
-			if (y == first && first + count <= head->band_end) {
+			if (y == first && first + count <= band->end) {
 				fill_tile(job, a, job->dst.bytesperline[0],
 					  first, count);
 				head->valid |= VALID_PLACED;
@@ -665,11 +663,11 @@ fill_ctile(const struct hqv_job *job, uint16_t *restrict tile, uint32_t first,
  * channels, from the chroma tile (filled when y leaves it).
  */
 static inline __attribute__((always_inline)) void
-turned_sums(const struct hqv_job *job, void *scratch, uint32_t y,
+turned_sums(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 	    uint16_t *t[2], const uint32_t s_step)
 {
-	struct scratch_head *head = scratch;
-	uint16_t *tile = ctile_of(job, scratch);
+	struct scratch_head *head = band->scratch;
+	uint16_t *tile = ctile_of(job, band->scratch);
 	uint32_t first = y - y % TILE_ROWS;
 	size_t w = ctile_width(job), r = (y - first) / 2;
 
@@ -751,10 +749,23 @@ static void sums_init(const struct hqv_job *job, void *scratch, uint16_t *t[2])
 	t[1] = t[0] + n;
 }
 
-HQV_ROW_CLONES
-static void turn_grey_pair(const struct hqv_job *job, void *scratch, uint32_t y)
+/* A band starts with no tile. */
+static void band_start(struct hqv_band *band)
 {
-	luma_pair(job, scratch, y);
+	struct scratch_head *head = band->scratch;
+
+	if (band->fresh) {
+		head->valid = 0;
+		band->fresh = false;
+	}
+}
+
+HQV_ROW_CLONES
+static void turn_grey_pair(const struct hqv_job *job, struct hqv_band *band,
+			   uint32_t y)
+{
+	band_start(band);
+	luma_pair(job, band, y);
 }
 
 /*
@@ -763,15 +774,17 @@ static void turn_grey_pair(const struct hqv_job *job, void *scratch, uint32_t y)
  */
 #define TURN_420(name, s_step, d_step)					\
 HQV_ROW_CLONES								\
-static void name(const struct hqv_job *job, void *scratch, uint32_t y)	\
+static void name(const struct hqv_job *job, struct hqv_band *band,	\
+		 uint32_t y)						\
 {									\
 	uint16_t *t[2];							\
 									\
-	luma_pair(job, scratch, y);					\
+	band_start(band);						\
+	luma_pair(job, band, y);					\
 	if (job->plan.di_x == 0) {					\
-		turned_sums(job, scratch, y, t, s_step);		\
+		turned_sums(job, band, y, t, s_step);			\
 	} else {							\
-		sums_init(job, scratch, t);				\
+		sums_init(job, band->scratch, t);			\
 		chroma_sums(job, y, t, s_step);				\
 	}								\
 	chroma_out(job, y, t, d_step);					\

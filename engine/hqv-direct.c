@@ -11,7 +11,8 @@
 #include "hqv-internal.h"
 
 /* The same format on both sides: each plane's lines are copied. */
-static void copy_pair(const struct hqv_job *job, void *scratch, uint32_t y)
+static void copy_pair(const struct hqv_job *job, struct hqv_band *band,
+		      uint32_t y)
 {
 	const struct hqv_format *fmt = job->src.fmt;
 	unsigned int p, r;
@@ -100,7 +101,7 @@ packed422_to_420(const struct hqv_job *job, uint32_t y, const size_t y0,
 /* Named by the source bytes of the luma and of the chroma written first. */
 #define PACKED422_TO_420(name, y0, c0, c1)				\
 static HQV_ROW_CLONES void name(const struct hqv_job *job,		\
-				void *scratch, uint32_t y)		\
+				struct hqv_band *band, uint32_t y)	\
 {									\
 	packed422_to_420(job, y, y0, c0, c1);				\
 }
@@ -192,11 +193,8 @@ static inline __attribute__((always_inline)) uint8_t code_of(int16_t v)
  * 256 products of each coefficient, p[i][j][v] = hqv_color_product(d of
  * code v, m[i][j]), the same numbers, are made once a band into a table
  * at the start of the row's scratch, and each product becomes a load.
- * hqv_job_run() zeroes the first word (valid) at each band's start.
  */
 struct color_lut {
-	uint32_t valid;
-	uint32_t band_end;	/* hqv_job_run()'s, unused */
 	int16_t p[3][3][256];
 };
 
@@ -208,8 +206,6 @@ struct color_lut {
 #define CHROMA_SUMS	2041
 
 struct color_lut_ds {
-	uint32_t valid;
-	uint32_t band_end;	/* hqv_job_run()'s, unused */
 	int16_t y[3][256];		/* output i, luma code v */
 	int16_t c[3][2][CHROMA_SUMS];	/* output i, Cb or Cr, sum s */
 };
@@ -220,32 +216,32 @@ static size_t color_lut_bytes(size_t size)
 	return HQV_SCALAR_ROWS ? (size + 63) & ~(size_t)63 : 0;
 }
 
-/* The band's table of c's products in scratch, made if not yet valid. */
+/* The band's table of c's products in scratch, made when the band starts. */
 static const struct color_lut *color_lut_get(const struct color16 *c,
-					      void *scratch)
+					      struct hqv_band *band)
 {
-	struct color_lut *t = scratch;
+	struct color_lut *t = band->scratch;
 	unsigned int i, j, v;
 
-	if (t->valid)
+	if (!band->fresh)
 		return t;
 	for (i = 0; i < 3; i++)
 		for (j = 0; j < 3; j++)
 			for (v = 0; v < 256; v++)
 				t->p[i][j][v] = (int16_t)hqv_color_product(
 					hqv_color_in_code(v), c->m[i][j]);
-	t->valid = 1;
+	band->fresh = false;
 	return t;
 }
 
-/* The band's table for Y'CbCr inputs, made if not yet valid. */
+/* The band's table for Y'CbCr inputs, made when the band starts. */
 static const struct color_lut_ds *color_lut_ds_get(const struct color16 *c,
-						    void *scratch)
+						    struct hqv_band *band)
 {
-	struct color_lut_ds *t = scratch;
+	struct color_lut_ds *t = band->scratch;
 	unsigned int i, j, v;
 
-	if (t->valid)
+	if (!band->fresh)
 		return t;
 	for (i = 0; i < 3; i++) {
 		for (v = 0; v < 256; v++)
@@ -257,7 +253,7 @@ static const struct color_lut_ds *color_lut_ds_get(const struct color16 *c,
 					16 * (int32_t)v - (256 << HQV_FRAC_BITS),
 					c->m[i][j + 1]);
 	}
-	t->valid = 1;
+	band->fresh = false;
 	return t;
 }
 
@@ -487,7 +483,7 @@ rgb32_to_24(const uint8_t *restrict in, uint8_t *restrict out, size_t w)
 }
 
 static inline __attribute__((always_inline)) void
-yuv_to_rgb_rows(const struct hqv_job *job, void *scratch, uint32_t y,
+yuv_to_rgb_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 		const size_t bpp, const size_t o_r, const size_t o_g,
 		const size_t o_b)
 {
@@ -496,7 +492,7 @@ yuv_to_rgb_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 	const size_t stride = row_stride(w);
 	const uint8_t extra = hqv_format_has_alpha(job->dst.fmt) ?
 			      job->alpha : 0xff;
-	int16_t *dcb = (int16_t *)((uint8_t *)scratch +
+	int16_t *dcb = (int16_t *)((uint8_t *)band->scratch +
 			color_lut_bytes(sizeof(struct color_lut_ds)));
 	int16_t *dcr = dcb + stride;
 	uint16_t *u = (uint16_t *)(dcr + stride);
@@ -517,7 +513,7 @@ yuv_to_rgb_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 
 		yuv_ds(job, y + r, lbuf, u, dcb, dcr, &luma);
 		if (HQV_SCALAR_ROWS)
-			ds_to_rgb_lut(&c, color_lut_ds_get(&c, scratch), luma,
+			ds_to_rgb_lut(&c, color_lut_ds_get(&c, band), luma,
 				      dcb, dcr, out, w, o_r, o_g, o_b, extra);
 		else if (lean)
 			ds_to_rgb(&c, luma, dcb, dcr, out, w, o_r, o_g, o_b,
@@ -533,9 +529,9 @@ yuv_to_rgb_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 /* Named by the destination's bytes per pixel and bytes of R, G and B. */
 #define YUV_TO_RGB(name, bpp, o_r, o_g, o_b)				\
 static HQV_ROW_CLONES void name(const struct hqv_job *job,		\
-				void *scratch, uint32_t y)		\
+				struct hqv_band *band, uint32_t y)	\
 {									\
-	yuv_to_rgb_rows(job, scratch, y, bpp, o_r, o_g, o_b);		\
+	yuv_to_rgb_rows(job, band, y, bpp, o_r, o_g, o_b);		\
 }
 
 YUV_TO_RGB(yuv_to_rgb_3_012, 3, 0, 1, 2)
@@ -826,7 +822,7 @@ yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
 static const bool rgb_to_yuv_codes[3] = { true, false, false };
 
 static inline __attribute__((always_inline)) void
-rgb_to_yuv_rows(const struct hqv_job *job, void *scratch, uint32_t y,
+rgb_to_yuv_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 		const size_t bpp, const size_t o_r, const size_t o_g,
 		const size_t o_b)
 {
@@ -840,7 +836,7 @@ rgb_to_yuv_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 	unsigned int r;
 	bool clamp;
 
-	cb[0] = (uint16_t *)((uint8_t *)scratch +
+	cb[0] = (uint16_t *)((uint8_t *)band->scratch +
 			     color_lut_bytes(sizeof(struct color_lut)));
 	cr[0] = cb[0] + stride;
 	cb[1] = cr[0] + stride;
@@ -862,7 +858,7 @@ rgb_to_yuv_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 		bool add = job->dst.fmt->vsub == 2 && r;
 
 		if (HQV_SCALAR_ROWS)
-			rgb_to_samples_lut(&c, color_lut_get(&c, scratch), in,
+			rgb_to_samples_lut(&c, color_lut_get(&c, band), in,
 					   yc[r], cb[c_row], cr[c_row], w, bpp,
 					   o_r, o_g, o_b, add, clamp);
 		else if (clamp && add)
@@ -893,9 +889,9 @@ rgb_to_yuv_rows(const struct hqv_job *job, void *scratch, uint32_t y,
 /* Named by the source's bytes per pixel and bytes of R, G and B. */
 #define RGB_TO_YUV(name, bpp, o_r, o_g, o_b)				\
 static HQV_ROW_CLONES void name(const struct hqv_job *job,		\
-				void *scratch, uint32_t y)		\
+				struct hqv_band *band, uint32_t y)	\
 {									\
-	rgb_to_yuv_rows(job, scratch, y, bpp, o_r, o_g, o_b);		\
+	rgb_to_yuv_rows(job, band, y, bpp, o_r, o_g, o_b);		\
 }
 
 RGB_TO_YUV(rgb_to_yuv_3_012, 3, 0, 1, 2)

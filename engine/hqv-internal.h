@@ -140,16 +140,26 @@ hqv_direct_fn *hqv_direct_place_find(const struct hqv_job *job,
 				     size_t *scratch);
 
 /*
+ * The band a direct row works in, as hqv_job_run() hands it over: the
+ * band's scratch memory (the bytes hqv_direct_find() asked for), the row
+ * the band ends at, past which a row must not write, and whether the band
+ * has just started. A row that keeps what it read for the next row pairs
+ * of the band (a tile, scale taps, a table of products) makes it when
+ * fresh is set and clears fresh, so that nothing outlives a band.
+ */
+struct hqv_band {
+	void *scratch;
+	uint32_t end;
+	bool fresh;
+};
+
+/*
  * Direct rows for jobs that move pixels, tried in this order: turns and
  * flips of the whole image (hqv-direct-turn.c), flips of sources without
  * chroma subsampling (hqv-direct-flip.c), then, through
  * hqv_direct_scale_find(), bilinear scaling with a crop
  * (hqv-direct-scale.c) and blend deinterlacing (hqv-direct-deint.c); each
- * as hqv_direct_find(). A direct row that keeps what it read for the next
- * row pairs of a band finds the first uint32_t of its scratch zero at the
- * start of each band (hqv_job_run()), so nothing outlives a band, and the
- * second the band's end row, past which it must not write; what it keeps
- * starts after them.
+ * as hqv_direct_find().
  */
 hqv_direct_fn *hqv_direct_turn_find(const struct hqv_job *job, size_t *scratch);
 hqv_direct_fn *hqv_direct_flip_find(const struct hqv_job *job, size_t *scratch);

@@ -544,14 +544,15 @@ void hqv_job_run(const struct hqv_job *job, void *scratch, uint32_t y0,
 		/*
 		 * Direct rows write whole pairs; the last row of an odd
 		 * height takes the pipeline below, which gives the same
-		 * bytes. A band starts: see hqv_direct_turn_find()'s comment.
+		 * bytes.
 		 */
 		uint32_t pairs_end = y1 & ~1u;
+		struct hqv_band band = {
+			.scratch = scratch, .end = pairs_end, .fresh = true,
+		};
 
-		((uint32_t *)scratch)[0] = 0;
-		((uint32_t *)scratch)[1] = pairs_end;
 		for (y = y0; y < pairs_end; y += 2)
-			job->plan.direct(job, scratch, y);
+			job->plan.direct(job, &band, y);
 		if (pairs_end == y1)
 			return;
 		y0 = pairs_end;

@@ -114,8 +114,9 @@ struct hqv_procamp {
 };
 
 struct hqv_job;
-/* Destination rows y and y + 1 of a job, with the band's scratch memory. */
-typedef void hqv_direct_fn(const struct hqv_job *job, void *scratch,
+struct hqv_band;
+/* Destination rows y and y + 1 of a job, in a band (engine/hqv-internal.h). */
+typedef void hqv_direct_fn(const struct hqv_job *job, struct hqv_band *band,
 			   uint32_t y);
 
 /* What hqv_job_prepare() computes; read-only while rows are produced. */
