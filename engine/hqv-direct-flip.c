@@ -79,36 +79,19 @@ static size_t place_offset(const struct hqv_job *job)
 	return n;
 }
 
-/* n groups of g bytes in reverse order, g a constant in each caller. */
-static inline __attribute__((always_inline)) void
-reverse_groups(uint8_t *restrict d, const uint8_t *restrict s, size_t n,
-	       const size_t g)
+/* The row function mirroring groups of g bytes. */
+static const struct hqv_row_op *const mirror[] = {
+	NULL, &hqv_row_mirror1, &hqv_row_mirror2, &hqv_row_mirror3,
+	&hqv_row_mirror4,
+};
+
+/* n groups of g bytes from s, in reverse order. */
+static void mirror_row(const struct hqv_job *job, uint8_t *d,
+		       const uint8_t *s, size_t n, size_t g)
 {
-	const uint8_t *restrict last = s + g * (n - 1);
-	size_t i, b;
+	struct hqv_row_args a = { .in = { s + g * (n - 1) }, .out = { d } };
 
-	if (g == 4) {
-		/* Whole words: the vectoriser loads and stores them so. */
-		for (i = 0; i < n; i++) {
-			uint32_t v;
-
-			memcpy(&v, last - 4 * i, 4);
-			memcpy(d + 4 * i, &v, 4);
-		}
-		return;
-	}
-	if (g == 2) {
-		for (i = 0; i < n; i++) {
-			uint16_t v;
-
-			memcpy(&v, last - 2 * i, 2);
-			memcpy(d + 2 * i, &v, 2);
-		}
-		return;
-	}
-	for (i = 0; i < n; i++)
-		for (b = 0; b < g; b++)
-			d[g * i + b] = s[g * (n - 1 - i) + b];
+	hqv_job_row(job, mirror[g], &a, n);
 }
 
 /*
@@ -140,26 +123,6 @@ widen(uint8_t *restrict d, const uint8_t *restrict s, size_t n)
 		d[4 * i + 1] = s[3 * i + 1];
 		d[4 * i + 2] = s[3 * i + 2];
 		d[4 * i + 3] = 0xff;
-	}
-}
-
-static HQV_ROW_CLONES void
-mirror_row(uint8_t *restrict d, const uint8_t *restrict s, size_t n,
-	   size_t g)
-{
-	switch (g) {
-	case 1:
-		reverse_groups(d, s, n, 1);
-		break;
-	case 2:
-		reverse_groups(d, s, n, 2);
-		break;
-	case 3:
-		reverse_groups(d, s, n, 3);
-		break;
-	default:
-		reverse_groups(d, s, n, 4);
-		break;
 	}
 }
 
@@ -202,7 +165,7 @@ static void flip_pair(const struct hqv_job *job, struct hqv_band *band,
 			else if (view->src.fmt != s)
 				widen(rows, from, job->src.width);
 			else if (job->hflip)
-				mirror_row(rows, from, job->src.width,
+				mirror_row(job, rows, from, job->src.width,
 					   s->bytes_per_group[p]);
 			else
 				memcpy(rows, from, (size_t)job->src.width *
@@ -217,6 +180,33 @@ static void flip_pair(const struct hqv_job *job, struct hqv_band *band,
 	head->place(view, &head->place_band, 0);
 }
 
+/*
+ * A flip that copies (the same format on both sides, colours unchanged)
+ * mirrors the source rows straight into the destination.
+ */
+static void mirror_pair(const struct hqv_job *job, struct hqv_band *band,
+			uint32_t y)
+{
+	const struct hqv_format *s = job->src.fmt;
+	unsigned int p, r;
+
+	for (p = 0; p < s->num_planes; p++) {
+		uint32_t g = s->bytes_per_group[p], w = job->src.width;
+
+		for (r = 0; r < 2; r++) {
+			uint32_t sy = job->vflip ? job->src.height - 1 - y - r :
+				      y + r;
+			const uint8_t *from = hqv_row(&job->src, p, sy);
+			uint8_t *to = hqv_row(&job->dst, p, y + r);
+
+			if (job->hflip)
+				mirror_row(job, to, from, w, g);
+			else
+				memcpy(to, from, (size_t)g * w);
+		}
+	}
+}
+
 hqv_direct_fn *hqv_direct_flip_find(const struct hqv_job *job, size_t *scratch)
 {
 	const struct hqv_format *s = job->src.fmt;
@@ -227,6 +217,8 @@ hqv_direct_fn *hqv_direct_flip_find(const struct hqv_job *job, size_t *scratch)
 	    !(job->hflip || job->vflip) || s->hsub != 1 || s->vsub != 1 ||
 	    !hqv_job_whole(job))
 		return NULL;
+	if (hqv_direct_copies(job))
+		return mirror_pair;
 	if (!hqv_direct_place_find(job, &place_scratch))
 		return NULL;
 	*scratch = place_offset(job) + place_scratch;

@@ -36,6 +36,47 @@ static void copy_pair(const struct hqv_job *job, struct hqv_band *band,
 }
 
 /*
+ * R'G'B' to R'G'B' of another byte order or size, colours unchanged: each
+ * output byte is a byte of its input pixel, alpha (or the job's alpha
+ * where the source has none), or 0xff in a padding byte. The row
+ * function's constants are made once a band.
+ */
+static void shuffle_pair(const struct hqv_job *job, struct hqv_band *band,
+			 uint32_t y)
+{
+	const struct hqv_format *s = job->src.fmt, *d = job->dst.fmt;
+	unsigned int ib = s->bytes_per_group[0], ob = d->bytes_per_group[0];
+	const struct hqv_row_op *op = ib == 3 ?
+		(ob == 3 ? &hqv_row_shuffle33 : &hqv_row_shuffle34) :
+		(ob == 3 ? &hqv_row_shuffle43 : &hqv_row_shuffle44);
+	struct hqv_shuffle *k = band->scratch;
+	unsigned int r;
+
+	if (band->fresh) {
+		uint8_t map[4] = { HQV_SHUFFLE_FILL, HQV_SHUFFLE_FILL,
+				   HQV_SHUFFLE_FILL, HQV_SHUFFLE_FILL };
+		bool alpha = hqv_format_has_alpha(d);
+		unsigned int c;
+
+		for (c = 0; c < 3; c++)
+			map[d->order[c]] = s->order[c];
+		if (alpha && hqv_format_has_alpha(s))
+			map[d->order[3]] = s->order[3];
+		hqv_shuffle_init(k, ib, ob, map, alpha ? job->alpha : 0xff);
+		band->fresh = false;
+	}
+	for (r = 0; r < 2; r++) {
+		struct hqv_row_args a = {
+			.in = { hqv_row(&job->src, 0, y + r) },
+			.out = { hqv_row(&job->dst, 0, y + r) },
+			.k = k,
+		};
+
+		hqv_job_row(job, op, &a, job->src.width);
+	}
+}
+
+/*
  * Packed 4:2:2 to semi-planar or planar 4:2:0: lumas are picked out of
  * each row, and each chroma sample is the rounded mean of the two rows'.
  * One pass reads each source group of four bytes once and writes all that
@@ -963,6 +1004,16 @@ hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch)
 	return fn ? fn : hqv_direct_scale_find(job, scratch);
 }
 
+bool hqv_direct_copies(const struct hqv_job *job)
+{
+	const struct hqv_format *s = job->src.fmt;
+
+	/* Padding bytes (XRGB32's X) are written 0xff, not copied. */
+	return job->plan.identity && s == job->dst.fmt &&
+	       !(s->family == HQV_FAMILY_RGB && s->bytes_per_group[0] == 4 &&
+		 !hqv_format_has_alpha(s));
+}
+
 hqv_direct_fn *hqv_direct_place_find(const struct hqv_job *job,
 				     size_t *scratch)
 {
@@ -976,10 +1027,12 @@ hqv_direct_fn *hqv_direct_place_find(const struct hqv_job *job,
 		return rgb_to_yuv_find(job, scratch);
 	if (!job->plan.identity)
 		return NULL;
-	/* Padding bytes (XRGB32's X) are written 0xff, not copied. */
-	if (s == d && !(s->family == HQV_FAMILY_RGB &&
-			s->bytes_per_group[0] == 4 && !hqv_format_has_alpha(s)))
+	if (hqv_direct_copies(job))
 		return copy_pair;
+	if (s->family == HQV_FAMILY_RGB && d->family == HQV_FAMILY_RGB) {
+		*scratch = sizeof(struct hqv_shuffle);
+		return shuffle_pair;
+	}
 	if (s->family == HQV_FAMILY_PACKED_YUV && d->vsub == 2 &&
 	    d->hsub == 2 && job->plan.chroma_copy_h) {
 		/*

@@ -7,6 +7,7 @@
 #define HQV_INTERNAL_H
 
 #include "hqv.h"
+#include "hqv-rows.h"
 
 #define HQV_ONE		(1 << HQV_FRAC_BITS)	/* one code value */
 #define HQV_MAX_SAMPLE	(255 * HQV_ONE)
@@ -131,6 +132,20 @@ hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch);
  * of the same size (no crop, compose or scaling), as most direct rows ask.
  */
 bool hqv_job_whole(const struct hqv_job *job);
+
+/*
+ * Whether the direct row of a job's formats and colours, with every pixel
+ * in its place, copies the bytes of each plane's lines.
+ */
+bool hqv_direct_copies(const struct hqv_job *job);
+
+/* n units of op, with the row functions of the job's instruction set. */
+static inline void hqv_job_row(const struct hqv_job *job,
+			       const struct hqv_row_op *op,
+			       const struct hqv_row_args *a, size_t n)
+{
+	hqv_row_run(op, (enum hqv_isa)job->plan.isa, a, n);
+}
 
 /*
  * The direct row of a job's formats and colours as if it kept every pixel

@@ -38,6 +38,41 @@
 #endif
 
 /*
+ * The SIMD rows a build has (hqv-rows.h): on x86-64, SSSE3 and AVX2
+ * (hqv-rows-ssse3.c, hqv-rows-avx2.c), which the kernel module builds
+ * with VHQV_SIMD (kmod/Kbuild) and calls between kernel_fpu_begin() and
+ * kernel_fpu_end(); on arm64, NEON (hqv-rows-neon.c), in user space only.
+ * HQV_NO_SIMD leaves them out. hqv_cpu_ssse3() and hqv_cpu_avx2(), for
+ * the file that defines HQV_CPU_DETECT, ask the CPU (and, for AVX2,
+ * whether the kernel saves its registers); the answers come from data the
+ * kernel, or libgcc at start-up, reads once.
+ */
+#if defined(__x86_64__) && !defined(HQV_NO_SIMD) && \
+	(!defined(__KERNEL__) || defined(VHQV_SIMD))
+#define HQV_SIMD_X86	1
+#else
+#define HQV_SIMD_X86	0
+#endif
+#if defined(__aarch64__) && !defined(HQV_NO_SIMD) && !defined(__KERNEL__)
+#define HQV_SIMD_NEON	1
+#else
+#define HQV_SIMD_NEON	0
+#endif
+
+/* Only for the file that asks (hqv-rows.c): the kernel's headers are many. */
+#if HQV_SIMD_X86 && defined(__KERNEL__) && defined(HQV_CPU_DETECT)
+#include <asm/cpufeature.h>
+#include <asm/fpu/api.h>
+#define hqv_cpu_ssse3()	boot_cpu_has(X86_FEATURE_SSSE3)
+#define hqv_cpu_avx2()	(boot_cpu_has(X86_FEATURE_AVX2) && \
+			 cpu_has_xfeatures(XFEATURE_MASK_SSE | \
+					   XFEATURE_MASK_YMM, NULL))
+#elif HQV_SIMD_X86 && defined(HQV_CPU_DETECT)
+#define hqv_cpu_ssse3()	__builtin_cpu_supports("ssse3")
+#define hqv_cpu_avx2()	__builtin_cpu_supports("avx2")
+#endif
+
+/*
  * HQV_SCALAR_ROWS is 1 where the row loops run without vector registers
  * (the kernel's default build, -mno-sse; -mgeneral-regs-only): there the
  * direct rows read the colour step's products from per-band tables

@@ -327,6 +327,7 @@ int hqv_job_prepare(struct hqv_job *job)
 	if (ret)
 		return ret;
 	plan_chroma_copy(job);
+	plan->isa = hqv_isa_best();
 	plan->direct = hqv_direct_find(job, &direct_scratch);
 	plan->scratch_size = (HQV_TMP_LINES + 1) * line_bytes(job->src.width) +
 			     line_bytes(tile_width(job)) +

@@ -147,6 +147,9 @@ struct hqv_plan {
 	/* Channels carried through: 3, or 4 when the destination has alpha. */
 	uint32_t channels;
 	size_t scratch_size;
+	/* The instruction set of the direct rows' row functions (enum
+	 * hqv_isa, engine/hqv-rows.h): the CPU's best. */
+	uint8_t isa;
 };
 
 struct hqv_job {

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "frames.h"
+#include "hqv-rows.h"
 
 struct direct_case {
 	const char *src, *dst;
@@ -94,6 +95,18 @@ static const struct direct_case cases[] = {
 	PLAIN("NV24", "XBGR32", 38, 10),
 	{ "NV12", "XBGR32", 38, 10, .dst_colour = true,
 	  .dst_encoding = HQV_ENC_BT709, .dst_quantization = HQV_QUANT_FULL },
+	/* R'G'B' byte orders and sizes (shuffle rows): padding, alpha. */
+	PLAIN("RGB24", "BGR24", 38, 10),
+	PLAIN("BGR24", "RGB24", 1921, 5),
+	PLAIN("RGB24", "XBGR32", 45, 7),
+	PLAIN("BGR24", "ARGB32", 1921, 3),
+	PLAIN("XRGB32", "BGR24", 1921, 3),
+	PLAIN("ABGR32", "RGB24", 45, 7),
+	PLAIN("XRGB32", "XRGB32", 45, 7),
+	PLAIN("XRGB32", "XBGR32", 1921, 3),
+	PLAIN("RGBA32", "ARGB32", 45, 7),
+	PLAIN("BGRX32", "RGBA32", 45, 7),
+	PLAIN("ARGB32", "BGRX32", 3, 3),
 	/* Turns and flips of the whole image (hqv-direct-turn.c). */
 	TURNS("GREY", "GREY", 38, 12),
 	TURNS("GREY", "GREY", 1920, 16),
@@ -391,6 +404,26 @@ static void run_case(const struct direct_case *c)
 		expect_same_samples(&direct, &general, "%s: direct row versus "
 				    "the general pipeline", what);
 		expect_padding_is(&direct, 0x5a, what);
+		job.dst = direct;
+	}
+	/* The direct row again with the C row functions alone. */
+	{
+		struct hqv_image direct = job.dst;
+		void *scratch;
+		uint32_t y;
+
+		image_fill_byte(&job.dst, 0x5a);
+		cr_assert_eq(hqv_job_prepare(&job), 0);
+		job.plan.isa = HQV_ISA_C;
+		scratch = malloc(hqv_job_scratch_size(&job));
+		cr_assert_not_null(scratch);
+		for (y = 0; y < dh; y += BAND_ROWS)
+			hqv_job_run(&job, scratch, y,
+				    y + BAND_ROWS < dh ? y + BAND_ROWS : dh);
+		free(scratch);
+		expect_same_samples(&direct, &general, "%s: direct row with C "
+				    "row functions versus the general pipeline",
+				    what);
 		job.dst = direct;
 	}
 	image_free(&general);

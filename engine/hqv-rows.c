@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The row functions' C entries, which are the reference every SIMD entry
+ * is held to, the operations' tables, and choosing an instruction set
+ * (hqv-rows.h). The C entries are written for the vectoriser where it
+ * helps, and stay plain enough to read as the definition of each row.
+ */
+#define HQV_CPU_DETECT
+#include "hqv-rows.h"
+
+/*
+ * Choosing
+ */
+
+static enum hqv_isa isa_detect(void)
+{
+#if HQV_SIMD_X86
+	if (hqv_cpu_avx2() && hqv_cpu_ssse3())
+		return HQV_ISA_AVX2;
+	if (hqv_cpu_ssse3())
+		return HQV_ISA_SSSE3;
+#elif HQV_SIMD_NEON
+	return HQV_ISA_NEON;
+#endif
+	return HQV_ISA_C;
+}
+
+enum hqv_isa hqv_isa_best(void)
+{
+	/* Asked once; any thread may be first, and all find the same. */
+	static int best = -1;
+	int isa = __atomic_load_n(&best, __ATOMIC_RELAXED);
+
+	if (isa < 0) {
+		isa = isa_detect();
+		__atomic_store_n(&best, isa, __ATOMIC_RELAXED);
+	}
+	return (enum hqv_isa)isa;
+}
+
+hqv_row_fn *hqv_row_pick(const struct hqv_row_op *op, enum hqv_isa isa)
+{
+	/* x86's sets nest: AVX2 machines have SSSE3. */
+	if (isa == HQV_ISA_AVX2 && op->row[HQV_ISA_AVX2])
+		return op->row[HQV_ISA_AVX2];
+	if ((isa == HQV_ISA_AVX2 || isa == HQV_ISA_SSSE3) &&
+	    op->row[HQV_ISA_SSSE3])
+		return op->row[HQV_ISA_SSSE3];
+	if (isa == HQV_ISA_NEON && op->row[HQV_ISA_NEON])
+		return op->row[HQV_ISA_NEON];
+	return op->row[HQV_ISA_C];
+}
+
+void hqv_row_run(const struct hqv_row_op *op, enum hqv_isa isa,
+		 const struct hqv_row_args *a, size_t n)
+{
+	hqv_row_fn *fn = hqv_row_pick(op, isa);
+	struct hqv_row_args tail;
+	size_t done;
+	unsigned int i;
+
+	if (fn == op->row[HQV_ISA_C]) {
+		fn(a, n);
+		return;
+	}
+	done = fn(a, n);
+	if (done >= n)
+		return;
+	/* The C entry takes the tail, from where the vectors stopped. */
+	tail = *a;
+	for (i = 0; i < HQV_ROW_INS; i++)
+		if (tail.in[i])
+			tail.in[i] += (ptrdiff_t)done * op->in_step[i];
+	for (i = 0; i < HQV_ROW_OUTS; i++)
+		if (tail.out[i])
+			tail.out[i] += (ptrdiff_t)done * op->out_step[i];
+	op->row[HQV_ISA_C](&tail, n - done);
+}
+
+#if HQV_SIMD_X86
+#define X86_ROWS(name)	[HQV_ISA_SSSE3] = hqv_##name##_ssse3,		\
+			[HQV_ISA_AVX2] = hqv_##name##_avx2,
+#else
+#define X86_ROWS(name)
+#endif
+#if HQV_SIMD_NEON
+#define NEON_ROWS(name)	[HQV_ISA_NEON] = hqv_##name##_neon,
+#else
+#define NEON_ROWS(name)
+#endif
+
+/* An operation with C, SSSE3, AVX2 and NEON entries. */
+#define ROW_OP(op, ins, outs)						\
+const struct hqv_row_op hqv_row_##op = {				\
+	.name = #op,							\
+	.row = { [HQV_ISA_C] = op##_c, X86_ROWS(op) NEON_ROWS(op) },	\
+	.in_step = ins, .out_step = outs,				\
+}
+#define STEPS(...)	{ __VA_ARGS__ }
+
+/*
+ * R'G'B' byte orders
+ */
+
+void hqv_shuffle_init(struct hqv_shuffle *k, unsigned int ib, unsigned int ob,
+		      const uint8_t map[4], uint8_t fill)
+{
+	unsigned int j, i, t;
+
+	memset(k, 0, sizeof(*k));
+	memcpy(k->map, map, sizeof(k->map));
+	k->fill = fill;
+	memset(k->mask, 0x80, sizeof(k->mask));
+	for (j = 0; j < ob; j++)
+		for (t = 0; t < 16; t++) {
+			unsigned int o = 16 * j + t, b = map[o % ob];
+
+			if (b == HQV_SHUFFLE_FILL) {
+				k->fills[j][t] = fill;
+				continue;
+			}
+			b += o / ob * ib;	/* the input byte */
+			k->mask[j][b / 16][t] = b % 16;
+		}
+	for (i = ob; i < 4; i++)
+		memset(k->mask[i], 0x80, sizeof(k->mask[i]));
+}
+
+static inline __attribute__((always_inline)) void
+shuffle_c(const struct hqv_row_args *a, size_t n, const size_t ib,
+	  const size_t ob)
+{
+	const struct hqv_shuffle *k = a->k;
+	const uint8_t *restrict in = a->in[0];
+	uint8_t *restrict out = a->out[0];
+	size_t x, i;
+
+	for (x = 0; x < n; x++)
+		for (i = 0; i < ob; i++)
+			out[ob * x + i] = k->map[i] == HQV_SHUFFLE_FILL ?
+					  k->fill : in[ib * x + k->map[i]];
+}
+
+#define SHUFFLE_C(ib, ob)						\
+static size_t shuffle##ib##ob##_c(const struct hqv_row_args *a, size_t n) \
+{									\
+	shuffle_c(a, n, ib, ob);					\
+	return n;							\
+}									\
+ROW_OP(shuffle##ib##ob, STEPS(ib), STEPS(ob));
+
+SHUFFLE_C(3, 3)
+SHUFFLE_C(4, 4)
+SHUFFLE_C(3, 4)
+SHUFFLE_C(4, 3)
+
+/*
+ * Mirroring
+ */
+
+#define MIRROR_C(g)							\
+static size_t mirror##g##_c(const struct hqv_row_args *a, size_t n)	\
+{									\
+	const uint8_t *restrict in = a->in[0];				\
+	uint8_t *restrict out = a->out[0];				\
+	size_t x, b;							\
+									\
+	for (x = 0; x < n; x++)						\
+		for (b = 0; b < g; b++)					\
+			out[g * x + b] = in[(ptrdiff_t)b - (ptrdiff_t)(g * x)];	\
+	return n;							\
+}									\
+ROW_OP(mirror##g, STEPS(-g), STEPS(g));
+
+MIRROR_C(1)
+MIRROR_C(2)
+MIRROR_C(3)
+MIRROR_C(4)
+
+const struct hqv_row_op *const hqv_row_ops[] = {
+	&hqv_row_shuffle33, &hqv_row_shuffle44, &hqv_row_shuffle34,
+	&hqv_row_shuffle43,
+	&hqv_row_mirror1, &hqv_row_mirror2, &hqv_row_mirror3,
+	&hqv_row_mirror4,
+	NULL,
+};

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Row functions: the inner loops of the direct rows (hqv-direct*.c), each
+ * an operation on n units of a row (pixels, pixel pairs, chroma samples),
+ * written once in plain C (hqv-rows.c), the reference, and again with
+ * SIMD instructions where that pays (hqv-rows-simd.h, built for SSSE3
+ * and AVX2 on x86-64 and for NEON on arm64), as libyuv's row tables do.
+ *
+ * An operation (struct hqv_row_op) has one entry per instruction set. A
+ * SIMD entry does what it can in whole vectors and returns how many units
+ * it did; hqv_row_run() lets the C entry do the rest, with every operand
+ * advanced by as many units, so a row of any length gives, byte for byte,
+ * what the C entry alone gives (tests/engine/test_rows.c holds every
+ * entry to its C row over random rows and every tail length). The
+ * instruction set is asked of the CPU once (hqv_isa_best()); each job's
+ * plan keeps the one its rows use.
+ *
+ * Operands are byte pointers in a struct hqv_row_args; each operation
+ * says how far each moves per unit (negative: the row is read backwards)
+ * and what its constants (k) are. Rows that read neighbours (a filter's
+ * taps) read them from memory the caller has filled past the row's ends,
+ * so that no entry treats its first or last unit differently.
+ */
+#ifndef HQV_ROWS_H
+#define HQV_ROWS_H
+
+#include "hqv-types.h"
+
+/* Instruction sets, in order of preference within an architecture. */
+enum hqv_isa {
+	HQV_ISA_C,
+	HQV_ISA_SSSE3,
+	HQV_ISA_AVX2,
+	HQV_ISA_NEON,
+	HQV_ISA_COUNT,
+};
+
+#define HQV_ROW_INS	3
+#define HQV_ROW_OUTS	4
+
+struct hqv_row_args {
+	const uint8_t *in[HQV_ROW_INS];
+	uint8_t *out[HQV_ROW_OUTS];
+	/* For operations on blocks of rows: bytes from a row to the next. */
+	ptrdiff_t in_pitch, out_pitch;
+	const void *k;		/* the operation's constants */
+};
+
+/* n units of an operation; returns how many it did (C entries: n). */
+typedef size_t hqv_row_fn(const struct hqv_row_args *a, size_t n);
+
+struct hqv_row_op {
+	const char *name;
+	hqv_row_fn *row[HQV_ISA_COUNT];
+	/* Bytes each operand moves per unit (0: unused). */
+	int8_t in_step[HQV_ROW_INS];
+	int8_t out_step[HQV_ROW_OUTS];
+};
+
+/* The best instruction set of this CPU that the engine has rows for. */
+enum hqv_isa hqv_isa_best(void);
+
+/* The entry an operation runs with for isa: isa's, or the next best. */
+hqv_row_fn *hqv_row_pick(const struct hqv_row_op *op, enum hqv_isa isa);
+
+/* n units of op with isa's entry, its C entry finishing the row. */
+void hqv_row_run(const struct hqv_row_op *op, enum hqv_isa isa,
+		 const struct hqv_row_args *a, size_t n);
+
+/* Every operation, for the tests and the benchmark; NULL-terminated. */
+extern const struct hqv_row_op *const hqv_row_ops[];
+
+/*
+ * The operations and their constants
+ */
+
+/*
+ * 24- and 32-bit R'G'B' from R'G'B' of another byte order or size:
+ * byte i of each output pixel is byte map[i] of its input pixel, or fill
+ * where map[i] is HQV_SHUFFLE_FILL. Named by input and output bytes per
+ * pixel; a unit is a pixel.
+ */
+#define HQV_SHUFFLE_FILL	0xff
+struct hqv_shuffle {
+	uint8_t map[4];
+	uint8_t fill;
+	/*
+	 * For the SIMD entries (hqv_shuffle_init()), which take 16 pixels at
+	 * a time: byte t of output vector j is byte mask[j][i][t] of input
+	 * vector i (16 bytes each), none where it is 0x80, or the fill byte
+	 * fills[j][t] (0 where a byte is taken).
+	 */
+	uint8_t mask[4][4][16];
+	uint8_t fills[4][16];
+};
+/* k for ib-byte to ob-byte pixels with map and fill. */
+void hqv_shuffle_init(struct hqv_shuffle *k, unsigned int ib, unsigned int ob,
+		      const uint8_t map[4], uint8_t fill);
+extern const struct hqv_row_op hqv_row_shuffle33, hqv_row_shuffle44,
+	hqv_row_shuffle34, hqv_row_shuffle43;
+
+/*
+ * Groups of 1 to 4 bytes in reverse order: in[0] points at the row's last
+ * group, read backwards; a unit is a group. No constants.
+ */
+extern const struct hqv_row_op hqv_row_mirror1, hqv_row_mirror2,
+	hqv_row_mirror3, hqv_row_mirror4;
+
+/*
+ * The entries built for each instruction set (hqv-rows-simd.h); the
+ * tables in hqv-rows.c name those that exist for the target.
+ */
+#define HQV_ROWS_DECLARE(isa)						\
+	hqv_row_fn hqv_shuffle33_##isa, hqv_shuffle44_##isa,		\
+		hqv_shuffle34_##isa, hqv_shuffle43_##isa,		\
+		hqv_mirror1_##isa, hqv_mirror2_##isa,			\
+		hqv_mirror3_##isa, hqv_mirror4_##isa;
+HQV_ROWS_DECLARE(ssse3)
+HQV_ROWS_DECLARE(avx2)
+HQV_ROWS_DECLARE(neon)
+
+#endif /* HQV_ROWS_H */

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Every SIMD entry of every row operation (engine/hqv-rows.h) gives, byte
+ * for byte, what the operation's C entry gives: over random rows, random
+ * constants and every length up to several vectors (so every tail the C
+ * entry finishes), and a few long rows. Operands are surrounded with
+ * guard bytes, which must come out as they went in: a vector may not
+ * store past the units it was given. Instruction sets this CPU lacks are
+ * skipped with a message (under qemu-user every NEON entry runs).
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hqv-rows.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Units around each operand, filled too: neighbours a row reads. */
+#define PAD_UNITS	40
+#define GUARD		64
+
+static const char *const isa_names[HQV_ISA_COUNT] = {
+	"C", "SSSE3", "AVX2", "NEON",
+};
+
+static uint32_t rng = 12345;
+
+static uint32_t rnd(void)
+{
+	rng = rng * 1103515245u + 12345u;
+	return rng >> 8;
+}
+
+static void fill_random(uint8_t *p, size_t n)
+{
+	while (n--)
+		*p++ = rnd();
+}
+
+/* The constants of an operation, random but valid, in k (aligned). */
+static const void *make_k(const struct hqv_row_op *op, void *k)
+{
+	unsigned int ib, ob, i;
+
+	if (sscanf(op->name, "shuffle%1u%1u", &ib, &ob) == 2) {
+		uint8_t map[4] = { HQV_SHUFFLE_FILL, HQV_SHUFFLE_FILL,
+				   HQV_SHUFFLE_FILL, HQV_SHUFFLE_FILL };
+
+		/* Any input byte, repeated or not; a fourth may be filled. */
+		for (i = 0; i < ob; i++)
+			map[i] = rnd() % (ib + (ob == 4)) < ib ?
+				 rnd() % ib : HQV_SHUFFLE_FILL;
+		hqv_shuffle_init(k, ib, ob, map, rnd());
+		return k;
+	}
+	return NULL;
+}
+
+struct operand {
+	uint8_t *mem;	/* the whole allocation */
+	size_t size;
+	uint8_t *at;	/* where the row's operand points */
+};
+
+static void operand_alloc(struct operand *o, int step, size_t n)
+{
+	size_t unit = step < 0 ? -step : step;
+	size_t body = unit * (n + 2 * PAD_UNITS);
+
+	o->size = body + 2 * GUARD;
+	o->mem = malloc(o->size);
+	cr_assert_not_null(o->mem);
+	fill_random(o->mem, o->size);
+	o->at = o->mem + GUARD + unit * PAD_UNITS;
+	if (step < 0)
+		o->at += unit * (n ? n - 1 : 0);
+}
+
+/* Run op with isa's entry (through hqv_row_run()) and with C; compare. */
+static void check(const struct hqv_row_op *op, enum hqv_isa isa, size_t n)
+{
+	struct operand in[HQV_ROW_INS], out[2][HQV_ROW_OUTS];
+	struct hqv_row_args args[2];
+	uint64_t kmem[1024];
+	const void *k = make_k(op, kmem);
+	unsigned int i, r;
+
+	memset(in, 0, sizeof(in));
+	memset(out, 0, sizeof(out));
+	memset(args, 0, sizeof(args));
+	for (i = 0; i < HQV_ROW_INS; i++)
+		if (op->in_step[i])
+			operand_alloc(&in[i], op->in_step[i], n);
+	for (i = 0; i < HQV_ROW_OUTS; i++) {
+		if (!op->out_step[i])
+			continue;
+		operand_alloc(&out[0][i], op->out_step[i], n);
+		out[1][i] = out[0][i];
+		out[1][i].mem = malloc(out[0][i].size);
+		cr_assert_not_null(out[1][i].mem);
+		memcpy(out[1][i].mem, out[0][i].mem, out[0][i].size);
+		out[1][i].at = out[1][i].mem + (out[0][i].at - out[0][i].mem);
+	}
+	for (r = 0; r < 2; r++) {
+		for (i = 0; i < HQV_ROW_INS; i++)
+			args[r].in[i] = in[i].at;
+		for (i = 0; i < HQV_ROW_OUTS; i++)
+			args[r].out[i] = out[r][i].at;
+		args[r].k = k;
+	}
+	op->row[HQV_ISA_C](&args[0], n);
+	hqv_row_run(op, isa, &args[1], n);
+	for (i = 0; i < HQV_ROW_OUTS; i++) {
+		size_t b;
+
+		if (!op->out_step[i])
+			continue;
+		for (b = 0; b < out[0][i].size; b++)
+			if (out[0][i].mem[b] != out[1][i].mem[b])
+				cr_assert_fail("%s, %s, %zu units: output %u byte %td "
+					"from the row's start is %u, C gives %u",
+					op->name, isa_names[isa], n, i,
+					(ptrdiff_t)b - (out[0][i].at - out[0][i].mem),
+					out[1][i].mem[b], out[0][i].mem[b]);
+		free(out[0][i].mem);
+		free(out[1][i].mem);
+	}
+	for (i = 0; i < HQV_ROW_INS; i++)
+		free(in[i].mem);
+}
+
+Test(rows, every_simd_entry_matches_its_c_entry)
+{
+	static const size_t long_rows[] = { 1280, 1920, 1921, 4097 };
+	enum hqv_isa best = hqv_isa_best();
+	unsigned int o, tested = 0;
+
+	for (o = 0; hqv_row_ops[o]; o++) {
+		const struct hqv_row_op *op = hqv_row_ops[o];
+		enum hqv_isa isa;
+
+		cr_assert_not_null(op->row[HQV_ISA_C], "%s has a C entry",
+				   op->name);
+		for (isa = HQV_ISA_SSSE3; isa < HQV_ISA_COUNT; isa++) {
+			size_t n, i;
+
+			if (!op->row[isa])
+				continue;
+			/* x86's sets nest; NEON stands alone. */
+			if (isa == HQV_ISA_NEON ? best != HQV_ISA_NEON :
+			    best == HQV_ISA_NEON || isa > best) {
+				cr_log_warn("%s: skipped, no %s here", op->name,
+					    isa_names[isa]);
+				continue;
+			}
+			for (n = 0; n <= 200; n++)
+				check(op, isa, n);
+			for (i = 0; i < ARRAY_SIZE(long_rows); i++)
+				check(op, isa, long_rows[i]);
+			tested++;
+		}
+	}
+	cr_log_info("%u SIMD entries checked", tested);
+}
+
+Test(rows, the_isa_is_chosen_once_and_has_rows)
+{
+	enum hqv_isa best = hqv_isa_best();
+
+	cr_assert_eq(hqv_isa_best(), best);
+#if defined(__x86_64__)
+	cr_assert(best == HQV_ISA_C || best == HQV_ISA_SSSE3 ||
+		  best == HQV_ISA_AVX2);
+#elif defined(__aarch64__)
+	cr_assert_eq(best, HQV_ISA_NEON);
+#endif
+}
