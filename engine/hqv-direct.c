@@ -5,8 +5,11 @@
  * destination rows is written straight from the source rows, bypassing
  * the 4:4:4 intermediate lines. Each gives exactly what the general
  * pipeline gives (the same sample arithmetic, docs/engine.md), only
- * faster; the tests hold both to the same model. These inner loops are
- * where a SIMD pass would go.
+ * faster; the tests hold both to the same model. Their inner loops are
+ * written for the compiler's vectoriser, and where hand-written SIMD
+ * pays, they are row functions (hqv-rows.h) whose C entries are the
+ * same arithmetic: R'G'B' byte orders, and the colour step between
+ * R'G'B' and Y'CbCr.
  */
 #include "hqv-internal.h"
 
@@ -161,12 +164,7 @@ PACKED422_TO_420(packed422_to_420_120, 1, 2, 0)
  * stays below 17500). The offsets hold a rounding to code values when
  * asked.
  */
-struct color16 {
-	int16_t m[3][3];
-	int16_t o[3];
-};
-
-static bool color16_init(const struct hqv_plan *plan, struct color16 *c,
+static bool color16_init(const struct hqv_plan *plan, struct hqv_color16 *c,
 			 const bool *to_code)
 {
 	unsigned int i, j;
@@ -194,7 +192,7 @@ static bool color16_init(const struct hqv_plan *plan, struct color16 *c,
  * in lo..hi: each product is monotonic in d, so the sum's extremes are
  * at the ends.
  */
-static bool color16_within(const struct color16 *c, unsigned int i,
+static bool color16_within(const struct hqv_color16 *c, unsigned int i,
 			   int32_t lo, int32_t hi, int32_t max)
 {
 	int32_t v_lo = c->o[i], v_hi = c->o[i];
@@ -258,7 +256,7 @@ static size_t color_lut_bytes(size_t size)
 }
 
 /* The band's table of c's products in scratch, made when the band starts. */
-static const struct color_lut *color_lut_get(const struct color16 *c,
+static const struct color_lut *color_lut_get(const struct hqv_color16 *c,
 					      struct hqv_band *band)
 {
 	struct color_lut *t = band->scratch;
@@ -276,7 +274,7 @@ static const struct color_lut *color_lut_get(const struct color16 *c,
 }
 
 /* The band's table for Y'CbCr inputs, made when the band starts. */
-static const struct color_lut_ds *color_lut_ds_get(const struct color16 *c,
+static const struct color_lut_ds *color_lut_ds_get(const struct hqv_color16 *c,
 						    struct hqv_band *band)
 {
 	struct color_lut_ds *t = band->scratch;
@@ -446,7 +444,7 @@ byte_for(const size_t o, const size_t o_r, const size_t o_g,
  * equal or zero are left out; the sums are the same.
  */
 static inline __attribute__((always_inline)) void
-ds_to_rgb(const struct color16 *c, const uint8_t *restrict luma,
+ds_to_rgb(const struct hqv_color16 *c, const uint8_t *restrict luma,
 	  const int16_t *restrict dcb, const int16_t *restrict dcr,
 	  uint8_t *restrict out, const size_t w, const size_t o_r,
 	  const size_t o_g, const size_t o_b, const uint8_t extra,
@@ -488,7 +486,7 @@ ds_to_rgb(const struct color16 *c, const uint8_t *restrict luma,
 
 /* The same without vector registers: products from the band's table. */
 static inline __attribute__((always_inline)) void
-ds_to_rgb_lut(const struct color16 *c, const struct color_lut_ds *t,
+ds_to_rgb_lut(const struct hqv_color16 *c, const struct color_lut_ds *t,
 	      const uint8_t *restrict luma, const int16_t *restrict dcb,
 	      const int16_t *restrict dcr, uint8_t *restrict out,
 	      const size_t w, const size_t o_r, const size_t o_g,
@@ -540,7 +538,8 @@ yuv_to_rgb_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 	uint8_t *lbuf = (uint8_t *)(u + stride);
 	/* 24-bit rows are built as 32-bit ones first, bytes 0 to 2. */
 	uint8_t *wbuf = lbuf + stride;
-	struct color16 c;
+	struct hqv_color16 c;
+	struct hqv_yuv_rgb k;
 	uint32_t r;
 	bool lean;
 
@@ -548,11 +547,28 @@ yuv_to_rgb_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 	color16_init(&job->plan, &c, to_code);
 	lean = c.m[1][0] == c.m[0][0] && c.m[2][0] == c.m[0][0] &&
 	       !c.m[0][1] && !c.m[2][2];
+	if (!HQV_SCALAR_ROWS && job->plan.isa != HQV_ISA_C) {
+		const uint8_t order[3] = { o_r, o_g, o_b };
+
+		hqv_yuv_rgb_init(&k, bpp, &c, order, extra);
+	}
 	for (r = 0; r < 2; r++) {
 		uint8_t *out = bpp == 4 ? hqv_row(&job->dst, 0, y + r) : wbuf;
 		const uint8_t *luma;
 
 		yuv_ds(job, y + r, lbuf, u, dcb, dcr, &luma);
+		if (!HQV_SCALAR_ROWS && job->plan.isa != HQV_ISA_C) {
+			struct hqv_row_args a = {
+				.in = { luma, (const uint8_t *)dcb,
+					(const uint8_t *)dcr },
+				.out = { hqv_row(&job->dst, 0, y + r) },
+				.k = &k,
+			};
+
+			hqv_job_row(job, bpp == 3 ? &hqv_row_yuv_rgb3 :
+				    &hqv_row_yuv_rgb4, &a, w);
+			continue;
+		}
 		if (HQV_SCALAR_ROWS)
 			ds_to_rgb_lut(&c, color_lut_ds_get(&c, band), luma,
 				      dcb, dcr, out, w, o_r, o_g, o_b, extra);
@@ -587,7 +603,7 @@ static hqv_direct_fn *yuv_to_rgb_find(const struct hqv_job *job,
 {
 	static const bool to_code[3] = { true, true, true };
 	const struct hqv_format *d = job->dst.fmt;
-	struct color16 c;
+	struct hqv_color16 c;
 
 	if (!color16_init(&job->plan, &c, to_code))
 		return NULL;
@@ -654,7 +670,7 @@ clamp_eighths(int16_t v)
  * no longer sees the rounded high product).
  */
 static inline __attribute__((always_inline)) void
-rgb_to_samples(const struct color16 *c, const uint8_t *restrict in,
+rgb_to_samples(const struct hqv_color16 *c, const uint8_t *restrict in,
 	       uint8_t *restrict yc, uint16_t *restrict cb,
 	       uint16_t *restrict cr, const size_t w, const size_t bpp,
 	       const size_t o_r, const size_t o_g, const size_t o_b,
@@ -699,7 +715,7 @@ rgb_to_samples(const struct color16 *c, const uint8_t *restrict in,
 
 /* The same without vector registers: products from the band's table. */
 static inline __attribute__((always_inline)) void
-rgb_to_samples_lut(const struct color16 *c, const struct color_lut *t,
+rgb_to_samples_lut(const struct hqv_color16 *c, const struct color_lut *t,
 		   const uint8_t *restrict in, uint8_t *restrict yc,
 		   uint16_t *restrict cb, uint16_t *restrict cr,
 		   const size_t w, const size_t bpp, const size_t o_r,
@@ -873,7 +889,8 @@ rgb_to_yuv_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 	const int32_t lo = hqv_color_in_code(0), hi = hqv_color_in_code(255);
 	uint16_t *cb[2], *cr[2];
 	uint8_t *yc[2], *tmp;
-	struct color16 c;
+	struct hqv_color16 c;
+	struct hqv_rgb_yuv k;
 	unsigned int r;
 	bool clamp;
 
@@ -892,13 +909,31 @@ rgb_to_yuv_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 	for (r = 0; r < 2; r++)
 		if (!packed)
 			yc[r] = hqv_row(&job->dst, 0, y + r);
+	if (!HQV_SCALAR_ROWS && job->plan.isa != HQV_ISA_C) {
+		const uint8_t order[3] = { o_r, o_g, o_b };
+
+		hqv_rgb_yuv_init(&k, bpp, &c, order);
+		k.clamp = clamp;
+		k.chroma = job->dst.fmt->family != HQV_FAMILY_GREY;
+	}
 	for (r = 0; r < 2; r++) {
 		const uint8_t *in = hqv_row(&job->src, 0, y + r);
 		/* 4:2:0 wants only the pair's sums: the second row adds. */
 		unsigned int c_row = job->dst.fmt->vsub == 2 ? 0 : r;
 		bool add = job->dst.fmt->vsub == 2 && r;
 
-		if (HQV_SCALAR_ROWS)
+		if (!HQV_SCALAR_ROWS && job->plan.isa != HQV_ISA_C) {
+			struct hqv_row_args a = {
+				.in = { in },
+				.out = { yc[r], (uint8_t *)cb[c_row],
+					 (uint8_t *)cr[c_row] },
+				.k = &k,
+			};
+
+			k.add = add;
+			hqv_job_row(job, bpp == 3 ? &hqv_row_rgb3_yuv :
+				    &hqv_row_rgb4_yuv, &a, w);
+		} else if (HQV_SCALAR_ROWS)
 			rgb_to_samples_lut(&c, color_lut_get(&c, band), in,
 					   yc[r], cb[c_row], cr[c_row], w, bpp,
 					   o_r, o_g, o_b, add, clamp);
@@ -946,7 +981,7 @@ static hqv_direct_fn *rgb_to_yuv_find(const struct hqv_job *job,
 				      size_t *scratch)
 {
 	const struct hqv_format *s = job->src.fmt;
-	struct color16 c;
+	struct hqv_color16 c;
 
 	if (!color16_init(&job->plan, &c, rgb_to_yuv_codes))
 		return NULL;

@@ -16,7 +16,7 @@
  * 16 bytes, s == 16, is one plain load). Constants that are 16 bytes are
  * given for one lane and repeated in every lane (v_lane()).
  */
-#include "hqv-rows.h"
+#include "hqv-internal.h"
 
 #if defined(HQV_VEC_SSSE3) || defined(HQV_VEC_AVX2)
 #ifdef __KERNEL__
@@ -188,6 +188,38 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_max16(a, b)	B8(vmaxq_s16(S16(a), S16(b)))
 #endif
 
+/*
+ * 16-bit elements of a lane's 16 pixels, its halves lo and hi, stored at
+ * (and loaded from) p in pixel order: lane 0's lo, its hi, lane 1's lo...
+ */
+#if LANES == 2
+INLINE void v_store_halves(void *p, vec lo, vec hi)
+{
+	v_store(p, _mm256_permute2x128_si256(lo, hi, 0x20));
+	v_store((uint8_t *)p + 32, _mm256_permute2x128_si256(lo, hi, 0x31));
+}
+
+INLINE void v_load_halves(const void *p, vec *lo, vec *hi)
+{
+	vec a = v_load(p), b = v_load((const uint8_t *)p + 32);
+
+	*lo = _mm256_permute2x128_si256(a, b, 0x20);
+	*hi = _mm256_permute2x128_si256(a, b, 0x31);
+}
+#else
+INLINE void v_store_halves(void *p, vec lo, vec hi)
+{
+	v_store(p, lo);
+	v_store((uint8_t *)p + 16, hi);
+}
+
+INLINE void v_load_halves(const void *p, vec *lo, vec *hi)
+{
+	*lo = v_load(p);
+	*hi = v_load((const uint8_t *)p + 16);
+}
+#endif
+
 /* Bytes a vector takes from a row: LANES chunks of 16. */
 #define VB	(16 * LANES)
 
@@ -290,3 +322,231 @@ MIRROR(1)
 MIRROR(2)
 MIRROR(3)
 MIRROR(4)
+
+/*
+ * The colour step: d of a code value, 128 v - 16384; each product is
+ * pmulhrsw's (d m + 2^14) >> 15, which is hqv_color_product(); sums wrap
+ * in 16 bits as the C entries' casts do. Halves of a lane's 16 pixels
+ * are worked on as 16-bit lanes, lo (its pixels 0 to 7) and hi.
+ */
+INLINE vec color_d(vec v16)
+{
+	return v_sub16(v_slli16(v16, HQV_FRAC_BITS + 1),
+		       v_set1_16(256 << HQV_FRAC_BITS));
+}
+
+struct color_vecs {
+	vec m[3][3], o[3];
+};
+
+INLINE void color_vecs_init(struct color_vecs *cv, const struct hqv_color16 *c)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < 3; i++) {
+		cv->o[i] = v_set1_16(c->o[i]);
+		for (j = 0; j < 3; j++)
+			cv->m[i][j] = v_set1_16(c->m[i][j]);
+	}
+}
+
+INLINE vec color_sum(const struct color_vecs *cv, unsigned int i, vec a,
+		     vec b, vec c)
+{
+	return v_add16(v_add16(v_mulhrs16(a, cv->m[i][0]),
+			       v_mulhrs16(b, cv->m[i][1])),
+		       v_add16(v_mulhrs16(c, cv->m[i][2]), cv->o[i]));
+}
+
+/* Codes of two halves' sums: >> HQV_COLOR_BITS, packing clamps. */
+INLINE vec codes_of(vec lo, vec hi)
+{
+	return v_packus16(v_srai16(lo, HQV_COLOR_BITS),
+			  v_srai16(hi, HQV_COLOR_BITS));
+}
+
+/*
+ * R'G'B' to luma codes and chroma eighths: a lane's 16 pixels are picked
+ * apart into R, G and B vectors by byte shuffles, as the shuffles above.
+ * The flags are constants in each loop (rgb_yuv_rows()).
+ */
+INLINE vec chroma_eighths(vec v, const bool clamp)
+{
+	if (clamp)
+		v = v_min16(v_max16(v, v_zero()), v_set1_16(HQV_COLOR_MAX));
+	return v;
+}
+
+INLINE void chroma_out(uint8_t *p, vec lo, vec hi, const bool add)
+{
+	if (add) {
+		vec a, b;
+
+		v_load_halves(p, &a, &b);
+		lo = v_add16(lo, a);
+		hi = v_add16(hi, b);
+	}
+	v_store_halves(p, lo, hi);
+}
+
+INLINE size_t rgb_yuv_loop(const struct hqv_row_args *a, size_t n,
+			   const size_t ib, const bool chroma, const bool add,
+			   const bool clamp)
+{
+	const struct hqv_rgb_yuv *k = a->k;
+	const size_t px = 16 * LANES;
+	const uint8_t *in = a->in[0];
+	uint8_t *yc = a->out[0], *cb = a->out[1], *cr = a->out[2];
+	struct color_vecs cv;
+	vec mask[3][4];
+	size_t x, i, ch;
+
+	color_vecs_init(&cv, &k->c);
+	for (ch = 0; ch < 3; ch++)
+		for (i = 0; i < ib; i++)
+			mask[ch][i] = v_lane(k->mask[ch][i]);
+	for (x = 0; x + px <= n; x += px) {
+		const uint8_t *p = in + ib * x;
+		vec v[4], d[3][2], c, o[2];
+		unsigned int h;
+
+		for (i = 0; i < ib; i++)
+			v[i] = v_loadl(p + 16 * i, 16 * ib);
+		for (ch = 0; ch < 3; ch++) {
+			c = v_shuf8(v[0], mask[ch][0]);
+			for (i = 1; i < ib; i++)
+				c = v_or(c, v_shuf8(v[i], mask[ch][i]));
+			d[ch][0] = color_d(v_lo8(c, v_zero()));
+			d[ch][1] = color_d(v_hi8(c, v_zero()));
+		}
+		v_storel(yc + x, 16,
+			 codes_of(color_sum(&cv, 0, d[0][0], d[1][0], d[2][0]),
+				  color_sum(&cv, 0, d[0][1], d[1][1], d[2][1])));
+		if (!chroma)
+			continue;
+		for (h = 0; h < 2; h++)
+			o[h] = chroma_eighths(color_sum(&cv, 1, d[0][h], d[1][h],
+							d[2][h]), clamp);
+		chroma_out(cb + 2 * x, o[0], o[1], add);
+		for (h = 0; h < 2; h++)
+			o[h] = chroma_eighths(color_sum(&cv, 2, d[0][h], d[1][h],
+							d[2][h]), clamp);
+		chroma_out(cr + 2 * x, o[0], o[1], add);
+	}
+	return x;
+}
+
+INLINE size_t rgb_yuv_rows(const struct hqv_row_args *a, size_t n,
+			   const size_t ib)
+{
+	const struct hqv_rgb_yuv *k = a->k;
+
+	if (!k->chroma)
+		return rgb_yuv_loop(a, n, ib, false, false, false);
+	if (k->add)
+		return k->clamp ? rgb_yuv_loop(a, n, ib, true, true, true) :
+				  rgb_yuv_loop(a, n, ib, true, true, false);
+	return k->clamp ? rgb_yuv_loop(a, n, ib, true, false, true) :
+			  rgb_yuv_loop(a, n, ib, true, false, false);
+}
+
+#define RGB_YUV(ib)							\
+size_t ROW(rgb##ib##_yuv)(const struct hqv_row_args *a, size_t n)	\
+{									\
+	return rgb_yuv_rows(a, n, ib);					\
+}
+RGB_YUV(3)
+RGB_YUV(4)
+
+/*
+ * R, G and B codes where the matrix is lean (hqv_yuv_rgb_init()): one
+ * luma product for all three, and the products of zero left out, which
+ * leaves the sums as they were (16-bit sums wrap in any order).
+ */
+INLINE void yuv_rgb_lean(const struct color_vecs *cv, const vec dl[2],
+			 const vec dcb[2], const vec dcr[2], vec ch[3])
+{
+	vec r[2], g[2], b[2];
+	unsigned int h;
+
+	for (h = 0; h < 2; h++) {
+		vec l = v_mulhrs16(dl[h], cv->m[0][0]);
+
+		r[h] = v_add16(v_add16(l, v_mulhrs16(dcr[h], cv->m[0][2])),
+			       cv->o[0]);
+		g[h] = v_add16(v_add16(l, v_mulhrs16(dcb[h], cv->m[1][1])),
+			       v_add16(v_mulhrs16(dcr[h], cv->m[1][2]),
+				       cv->o[1]));
+		b[h] = v_add16(v_add16(l, v_mulhrs16(dcb[h], cv->m[2][1])),
+			       cv->o[2]);
+	}
+	ch[0] = codes_of(r[0], r[1]);
+	ch[1] = codes_of(g[0], g[1]);
+	ch[2] = codes_of(b[0], b[1]);
+}
+
+/*
+ * Y'CbCr to R'G'B': R, G, B and extra bytes of a lane's 16 pixels are
+ * interleaved into four vectors of R, G, B, extra pixels, which the
+ * shuffles above put into the output's order and size.
+ */
+INLINE size_t yuv_rgb_rows(const struct hqv_row_args *a, size_t n,
+			   const size_t ob)
+{
+	const struct hqv_yuv_rgb *k = a->k;
+	const size_t px = 16 * LANES;
+	const vec extra = v_set1_8(k->extra);
+	const bool lean = k->lean;
+	const uint8_t *luma = a->in[0], *dcbp = a->in[1], *dcrp = a->in[2];
+	uint8_t *out = a->out[0];
+	struct color_vecs cv;
+	vec m[4][4];
+	size_t x, i, j;
+
+	color_vecs_init(&cv, &k->c);
+	for (j = 0; j < ob; j++)
+		for (i = 0; i < 4; i++)
+			m[j][i] = v_lane(k->out.mask[j][i]);
+	for (x = 0; x + px <= n; x += px) {
+		vec l = v_loadl(luma + x, 16), ch[3], rg, bx, p[4], o;
+		vec dl[2], dcb[2], dcr[2];
+		unsigned int c;
+
+		dl[0] = color_d(v_lo8(l, v_zero()));
+		dl[1] = color_d(v_hi8(l, v_zero()));
+		v_load_halves(dcbp + 2 * x, &dcb[0], &dcb[1]);
+		v_load_halves(dcrp + 2 * x, &dcr[0], &dcr[1]);
+		if (lean) {
+			yuv_rgb_lean(&cv, dl, dcb, dcr, ch);
+		} else {
+			for (c = 0; c < 3; c++)
+				ch[c] = codes_of(
+					color_sum(&cv, c, dl[0], dcb[0], dcr[0]),
+					color_sum(&cv, c, dl[1], dcb[1], dcr[1]));
+		}
+		rg = v_lo8(ch[0], ch[1]);
+		bx = v_lo8(ch[2], extra);
+		p[0] = v_lo16(rg, bx);
+		p[1] = v_hi16(rg, bx);
+		rg = v_hi8(ch[0], ch[1]);
+		bx = v_hi8(ch[2], extra);
+		p[2] = v_lo16(rg, bx);
+		p[3] = v_hi16(rg, bx);
+		for (j = 0; j < ob; j++) {
+			o = v_zero();
+			for (i = 0; i < 4; i++)
+				if (shuffle_meets(4, ob, j, i))
+					o = v_or(o, v_shuf8(p[i], m[j][i]));
+			v_storel(out + ob * x + 16 * j, 16 * ob, o);
+		}
+	}
+	return x;
+}
+
+#define YUV_RGB(ob)							\
+size_t ROW(yuv_rgb##ob)(const struct hqv_row_args *a, size_t n)	\
+{									\
+	return yuv_rgb_rows(a, n, ob);					\
+}
+YUV_RGB(3)
+YUV_RGB(4)

@@ -6,7 +6,7 @@
  * helps, and stay plain enough to read as the definition of each row.
  */
 #define HQV_CPU_DETECT
-#include "hqv-rows.h"
+#include "hqv-internal.h"
 
 /*
  * Choosing
@@ -177,10 +177,147 @@ MIRROR_C(2)
 MIRROR_C(3)
 MIRROR_C(4)
 
+/*
+ * The colour step
+ */
+
+static int16_t color_sum(const int16_t m[3], int16_t o, int32_t a, int32_t b,
+			 int32_t c)
+{
+	return (int16_t)(hqv_color_product(a, m[0]) +
+			 hqv_color_product(b, m[1]) +
+			 hqv_color_product(c, m[2]) + o);
+}
+
+/* A code value from a sum that holds its rounding. */
+static uint8_t code_of(int16_t v)
+{
+	v >>= HQV_COLOR_BITS;
+	return v < 0 ? 0 : v > 255 ? 255 : v;
+}
+
+static uint16_t clamp_eighths(int16_t v)
+{
+	return v < 0 ? 0 : v > HQV_COLOR_MAX ? HQV_COLOR_MAX : v;
+}
+
+void hqv_rgb_yuv_init(struct hqv_rgb_yuv *k, unsigned int ib,
+		      const struct hqv_color16 *c, const uint8_t order[3])
+{
+	unsigned int ch, t;
+
+	memset(k, 0, sizeof(*k));
+	k->c = *c;
+	memcpy(k->order, order, sizeof(k->order));
+	memset(k->mask, 0x80, sizeof(k->mask));
+	for (ch = 0; ch < 3; ch++)
+		for (t = 0; t < 16; t++) {
+			unsigned int b = ib * t + order[ch];
+
+			k->mask[ch][b / 16][t] = b % 16;
+		}
+}
+
+static inline __attribute__((always_inline)) void
+rgb_yuv_c(const struct hqv_row_args *a, size_t n, const size_t ib)
+{
+	const struct hqv_rgb_yuv *k = a->k;
+	const uint8_t *in = a->in[0];
+	uint8_t *yc = a->out[0];
+	uint16_t *cb = (uint16_t *)a->out[1], *cr = (uint16_t *)a->out[2];
+	size_t x;
+
+	for (x = 0; x < n; x++) {
+		const uint8_t *px = in + ib * x;
+		int32_t r = hqv_color_in_code(px[k->order[0]]);
+		int32_t g = hqv_color_in_code(px[k->order[1]]);
+		int32_t b = hqv_color_in_code(px[k->order[2]]);
+		int16_t vb, vr;
+
+		yc[x] = code_of(color_sum(k->c.m[0], k->c.o[0], r, g, b));
+		if (!k->chroma)
+			continue;
+		vb = color_sum(k->c.m[1], k->c.o[1], r, g, b);
+		vr = color_sum(k->c.m[2], k->c.o[2], r, g, b);
+		if (k->clamp) {
+			vb = clamp_eighths(vb);
+			vr = clamp_eighths(vr);
+		}
+		cb[x] = (uint16_t)((k->add ? cb[x] : 0) + vb);
+		cr[x] = (uint16_t)((k->add ? cr[x] : 0) + vr);
+	}
+}
+
+#define RGB_YUV_C(ib)							\
+static size_t rgb##ib##_yuv_c(const struct hqv_row_args *a, size_t n)	\
+{									\
+	rgb_yuv_c(a, n, ib);						\
+	return n;							\
+}									\
+ROW_OP(rgb##ib##_yuv, STEPS(ib), STEPS(1, 2, 2));
+
+RGB_YUV_C(3)
+RGB_YUV_C(4)
+
+void hqv_yuv_rgb_init(struct hqv_yuv_rgb *k, unsigned int ob,
+		      const struct hqv_color16 *c, const uint8_t order[3],
+		      uint8_t extra)
+{
+	uint8_t map[4] = { 3, 3, 3, 3 };
+	unsigned int i;
+
+	memset(k, 0, sizeof(*k));
+	k->c = *c;
+	memcpy(k->order, order, sizeof(k->order));
+	k->extra = extra;
+	k->lean = c->m[1][0] == c->m[0][0] && c->m[2][0] == c->m[0][0] &&
+		  !c->m[0][1] && !c->m[2][2];
+	for (i = 0; i < 3; i++)
+		map[order[i]] = i;
+	hqv_shuffle_init(&k->out, 4, ob, map, 0);
+}
+
+static inline __attribute__((always_inline)) void
+yuv_rgb_c(const struct hqv_row_args *a, size_t n, const size_t ob)
+{
+	const struct hqv_yuv_rgb *k = a->k;
+	const uint8_t *luma = a->in[0];
+	const int16_t *dcb = (const int16_t *)a->in[1];
+	const int16_t *dcr = (const int16_t *)a->in[2];
+	uint8_t *out = a->out[0];
+	size_t x;
+	unsigned int i;
+
+	for (x = 0; x < n; x++) {
+		int32_t l = hqv_color_in_code(luma[x]);
+		uint8_t *px = out + ob * x;
+
+		if (ob == 4)
+			memset(px, k->extra, 4);
+		for (i = 0; i < 3; i++)
+			px[k->order[i]] = code_of(color_sum(k->c.m[i],
+							    k->c.o[i], l,
+							    dcb[x], dcr[x]));
+	}
+}
+
+#define YUV_RGB_C(ob)							\
+static size_t yuv_rgb##ob##_c(const struct hqv_row_args *a, size_t n)	\
+{									\
+	yuv_rgb_c(a, n, ob);						\
+	return n;							\
+}									\
+ROW_OP(yuv_rgb##ob, STEPS(1, 2, 2), STEPS(ob));
+
+YUV_RGB_C(3)
+YUV_RGB_C(4)
+
 const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_shuffle33, &hqv_row_shuffle44, &hqv_row_shuffle34,
 	&hqv_row_shuffle43,
 	&hqv_row_mirror1, &hqv_row_mirror2, &hqv_row_mirror3,
 	&hqv_row_mirror4,
+	&hqv_row_rgb3_yuv, &hqv_row_rgb4_yuv,
+	&hqv_row_yuv_rgb3, &hqv_row_yuv_rgb4,
 	NULL,
 };

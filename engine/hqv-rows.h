@@ -107,6 +107,62 @@ extern const struct hqv_row_op hqv_row_mirror1, hqv_row_mirror2,
 	hqv_row_mirror3, hqv_row_mirror4;
 
 /*
+ * The colour step (docs/engine.md, Precision) in 16-bit lanes, as the
+ * direct rows of hqv-direct.c hold it: m and o are the job's matrix and
+ * offsets, o holding the rounding of outputs that become code values.
+ */
+struct hqv_color16 {
+	int16_t m[3][3];
+	int16_t o[3];
+};
+
+/*
+ * 24- or 32-bit R'G'B' to luma codes and chroma in eighths of a code value
+ * (hqv-direct.c, rgb_to_samples()): out[0] the luma codes, out[1] and
+ * out[2] Cb and Cr as uint16_t, added to what they hold with add,
+ * clamped to 0..HQV_COLOR_MAX with clamp, left alone without chroma
+ * (GREY). Named by input bytes per pixel; a unit is a pixel.
+ */
+struct hqv_rgb_yuv {
+	struct hqv_color16 c;
+	uint8_t order[3];	/* the bytes of R, G and B in a pixel */
+	bool add, clamp, chroma;
+	/*
+	 * For the SIMD entries: byte t of channel c's vector (16 pixels) is
+	 * byte mask[c][i][t] of input vector i, none where it is 0x80.
+	 */
+	uint8_t mask[3][4][16];
+};
+/* k for ib-byte pixels with R, G and B at order; add, clamp, chroma false. */
+void hqv_rgb_yuv_init(struct hqv_rgb_yuv *k, unsigned int ib,
+		      const struct hqv_color16 *c, const uint8_t order[3]);
+extern const struct hqv_row_op hqv_row_rgb3_yuv, hqv_row_rgb4_yuv;
+
+/*
+ * Lumas (in[0], bytes) and each pixel's chroma inputs d (in[1] Cb, in[2]
+ * Cr, int16_t; hqv-direct.c, yuv_ds()) to 24- or 32-bit R'G'B' codes
+ * (out[0]), through the colour step; a pixel's byte order[i] is R, G or B
+ * for i 0, 1, 2, and its other byte, in 32-bit ones, extra. Named by
+ * output bytes per pixel; a unit is a pixel.
+ */
+struct hqv_yuv_rgb {
+	struct hqv_color16 c;
+	uint8_t order[3];
+	uint8_t extra;
+	/*
+	 * Luma weighs alike in R, G and B, R takes no Cb and B no Cr (as
+	 * Y'CbCr to R'G'B' does without a hue turn): products left out.
+	 */
+	bool lean;
+	/* For the SIMD entries: pixels R, G, B, extra to the output's order. */
+	struct hqv_shuffle out;
+};
+void hqv_yuv_rgb_init(struct hqv_yuv_rgb *k, unsigned int ob,
+		      const struct hqv_color16 *c, const uint8_t order[3],
+		      uint8_t extra);
+extern const struct hqv_row_op hqv_row_yuv_rgb3, hqv_row_yuv_rgb4;
+
+/*
  * The entries built for each instruction set (hqv-rows-simd.h); the
  * tables in hqv-rows.c name those that exist for the target.
  */
@@ -114,7 +170,9 @@ extern const struct hqv_row_op hqv_row_mirror1, hqv_row_mirror2,
 	hqv_row_fn hqv_shuffle33_##isa, hqv_shuffle44_##isa,		\
 		hqv_shuffle34_##isa, hqv_shuffle43_##isa,		\
 		hqv_mirror1_##isa, hqv_mirror2_##isa,			\
-		hqv_mirror3_##isa, hqv_mirror4_##isa;
+		hqv_mirror3_##isa, hqv_mirror4_##isa,			\
+		hqv_rgb3_yuv_##isa, hqv_rgb4_yuv_##isa,			\
+		hqv_yuv_rgb3_##isa, hqv_yuv_rgb4_##isa;
 HQV_ROWS_DECLARE(ssse3)
 HQV_ROWS_DECLARE(avx2)
 HQV_ROWS_DECLARE(neon)

@@ -39,6 +39,37 @@ static void fill_random(uint8_t *p, size_t n)
 		*p++ = rnd();
 }
 
+/*
+ * A colour step with coefficients as large as any job's (|m| below 17500)
+ * and any offsets: the entries must agree even where sums wrap.
+ */
+static void random_color(struct hqv_color16 *c)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < 3; i++) {
+		c->o[i] = (int16_t)rnd();
+		for (j = 0; j < 3; j++)
+			c->m[i][j] = (int16_t)(rnd() % 35001) - 17500;
+	}
+}
+
+/* Three different bytes of a b-byte pixel, for R, G and B. */
+static const uint8_t *random_order(unsigned int b)
+{
+	static uint8_t order[3];
+	unsigned int i, j;
+
+	for (i = 0; i < 3; i++) {
+	again:
+		order[i] = rnd() % b;
+		for (j = 0; j < i; j++)
+			if (order[j] == order[i])
+				goto again;
+	}
+	return order;
+}
+
 /* The constants of an operation, random but valid, in k (aligned). */
 static const void *make_k(const struct hqv_row_op *op, void *k)
 {
@@ -53,6 +84,29 @@ static const void *make_k(const struct hqv_row_op *op, void *k)
 			map[i] = rnd() % (ib + (ob == 4)) < ib ?
 				 rnd() % ib : HQV_SHUFFLE_FILL;
 		hqv_shuffle_init(k, ib, ob, map, rnd());
+		return k;
+	}
+	if (sscanf(op->name, "rgb%1u_yuv", &ib) == 1) {
+		struct hqv_rgb_yuv *c = k;
+		struct hqv_color16 c16;
+
+		random_color(&c16);
+		hqv_rgb_yuv_init(c, ib, &c16, random_order(ib));
+		c->add = rnd() % 2;
+		c->clamp = rnd() % 2;
+		c->chroma = rnd() % 4 != 0;
+		return k;
+	}
+	if (sscanf(op->name, "yuv_rgb%1u", &ob) == 1) {
+		struct hqv_color16 c16;
+
+		random_color(&c16);
+		/* Half of them lean, as Y'CbCr to R'G'B' matrices are. */
+		if (rnd() % 2) {
+			c16.m[1][0] = c16.m[2][0] = c16.m[0][0];
+			c16.m[0][1] = c16.m[2][2] = 0;
+		}
+		hqv_yuv_rgb_init(k, ob, &c16, random_order(ob), rnd());
 		return k;
 	}
 	return NULL;
