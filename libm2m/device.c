@@ -285,23 +285,31 @@ static bool any_node(const struct m2m_device *dev, const void *arg)
 	return true;
 }
 
-static int open_inprocess(struct m2m_device **out, unsigned int flags)
+static int open_inprocess(struct m2m_device **out, unsigned int flags,
+			  unsigned int threads)
 {
-	return m2m_open_via(out, M2M_INPROCESS, &m2m_transport_inprocess,
-			    flags);
+	int ret = m2m_open_via(out, M2M_INPROCESS, &m2m_transport_inprocess,
+			       flags);
+
+	if (!ret && threads)
+		m2m_inprocess_threads((*out)->fd, threads);
+	return ret;
 }
 
 int m2m_open_ext(struct m2m_device **out, const char *name,
 		 const struct m2m_open_options *opts)
 {
 	unsigned int flags = opts ? opts->flags : 0;
+	/* Version 1 options end before threads. */
+	unsigned int threads = opts && opts->version >= 2 ? opts->threads : 0;
 
 	if (!out)
 		return m2m_error(EINVAL, "m2m_open: out is NULL");
 	*out = NULL;
 	if (!name || !*name)
 		return m2m_error(EINVAL, "m2m_open: device name is empty");
-	if (opts && opts->version != M2M_OPEN_OPTIONS_VERSION)
+	if (opts && (opts->version < 1 ||
+		     opts->version > M2M_OPEN_OPTIONS_VERSION))
 		return m2m_error(EINVAL, "m2m_open: options version %u, this "
 				 "libm2m knows %u", opts->version,
 				 M2M_OPEN_OPTIONS_VERSION);
@@ -309,14 +317,14 @@ int m2m_open_ext(struct m2m_device **out, const char *name,
 		return m2m_error(EINVAL, "m2m_open: unknown flags 0x%x", flags);
 
 	if (!strcmp(name, M2M_INPROCESS))
-		return open_inprocess(out, flags);
+		return open_inprocess(out, flags, threads);
 	if (strchr(name, '/'))
 		return m2m_open_via(out, name, node_transport(flags), flags);
 	if (!strcmp(name, "auto")) {
 		if (for_each_node(out, flags, driver_is, "vhqv") ||
 		    for_each_node(out, flags, any_node, NULL))
 			return 0;
-		return open_inprocess(out, flags);
+		return open_inprocess(out, flags, threads);
 	}
 	if (for_each_node(out, flags, driver_is, name))
 		return 0;
@@ -391,7 +399,7 @@ int m2m_list_devices(struct m2m_device_info **out, size_t *count)
 	*count = 0;
 	for_each_node(&dev, 0, list_node, &list);
 	/* The kernel's nodes are listed even if this fails. */
-	if (open_inprocess(&dev, 0) == 0) {
+	if (open_inprocess(&dev, 0, 0) == 0) {
 		list_node(dev, &list);
 		m2m_close(dev);
 	}

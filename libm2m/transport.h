@@ -59,5 +59,10 @@ extern const struct m2m_transport m2m_transport_inprocess;
 
 /* The name m2m_open() takes for the in-process device. */
 #define M2M_INPROCESS_PATH "inprocess"
+/*
+ * The threads an in-process device's frames are split across (0: one per
+ * online CPU), for a device just opened, before its first job.
+ */
+int m2m_inprocess_threads(int fd, unsigned int threads);
 
 #endif /* M2M_TRANSPORT_H */

@@ -201,16 +201,25 @@ enum m2m_open_flags {
 };
 
 /** Version of struct m2m_open_options this header describes. */
-#define M2M_OPEN_OPTIONS_VERSION 1
+#define M2M_OPEN_OPTIONS_VERSION 2
 
-/** How to open a device; start from M2M_OPEN_OPTIONS_INIT. */
+/**
+ * How to open a device; start from M2M_OPEN_OPTIONS_INIT. Version 1 ends
+ * before threads; m2m_open_ext() takes either.
+ */
 struct m2m_open_options {
 	unsigned int version; /**< M2M_OPEN_OPTIONS_VERSION */
 	unsigned int flags;   /**< enum m2m_open_flags, or-ed */
+	/**
+	 * The in-process device: threads each frame is split across, in
+	 * bands; 0, the default, is one per online CPU. Other devices
+	 * ignore it.
+	 */
+	unsigned int threads;
 };
 
 /** Default options. */
-#define M2M_OPEN_OPTIONS_INIT { M2M_OPEN_OPTIONS_VERSION, 0 }
+#define M2M_OPEN_OPTIONS_INIT { M2M_OPEN_OPTIONS_VERSION, 0, 0 }
 
 /**
  * Open an m2m device.

@@ -114,6 +114,7 @@ static void ctx_free(struct ip_ctx *ctx)
 	pthread_mutex_destroy(&ctx->lock);
 	free(ctx->prev_buf);
 	free(ctx->scratch);
+	ip_pool_free(&ctx->pool);
 	close(ctx->fd);
 	free(ctx);
 }
@@ -146,6 +147,7 @@ static int ip_open(const char *path, int flags)
 	ctx->q[VHQV_SRC].type = V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE;
 	ctx->q[VHQV_DST].type = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
 	vhqv_flow_init(&ctx->flow);
+	ip_pool_init(&ctx->pool, 0);
 
 	pthread_mutex_lock(&ctx->lock);
 	ip_changed(ctx);
@@ -351,6 +353,20 @@ static int ip_wait_fd(int fd)
 		return fail(EBADF);
 	context_put(ctx);
 	return fd;
+}
+
+int m2m_inprocess_threads(int fd, unsigned int threads)
+{
+	struct ip_ctx *ctx = context_get(fd);
+
+	if (!ctx)
+		return fail(EBADF);
+	/* Before any job: the pool starts its helpers with the first. */
+	ip_pool_free(&ctx->pool);
+	memset(&ctx->pool, 0, sizeof(ctx->pool));
+	ip_pool_init(&ctx->pool, threads);
+	context_put(ctx);
+	return 0;
 }
 
 const struct m2m_transport m2m_transport_inprocess = {

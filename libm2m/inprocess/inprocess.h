@@ -13,6 +13,7 @@
  * buffers.c   buffers and queues: REQBUFS ... STREAMOFF, mmap
  * events.c    event subscriptions and the event queue
  * run.c       the worker thread: jobs, draining, geometry changes
+ * pool.c      the band pool: a frame's bands across threads
  *
  * One mutex per context guards all of it; the worker drops it while the
  * engine runs. Contexts are independent.
@@ -34,8 +35,14 @@
 #define IP_CTX_MEM_BYTES	(512ull << 20)
 /* vb2 gives CAPTURE's mmap offsets this base (DST_QUEUE_OFF_BASE). */
 #define IP_DST_OFFSET_BASE	(1u << 30)
-/* Rows the engine converts between two checks for an abort: vhqv's. */
-#define IP_BAND_ROWS		64
+/*
+ * Rows the engine converts between two checks for an abort, and a pool
+ * thread's share of a frame: small enough that two threads' shares of a
+ * 1080p frame differ by a band in 34.
+ */
+#define IP_BAND_ROWS		32
+/* Threads a frame's bands run on at most (struct m2m_open_options). */
+#define IP_MAX_THREADS		64
 #define IP_MAX_SUBS		32
 #define IP_MAX_EVENTS		128
 
@@ -104,6 +111,35 @@ struct ip_event {
 	struct ip_sub *sub;
 };
 
+struct ip_pool;
+
+struct ip_helper {
+	struct ip_pool *pool;
+	pthread_t thread;
+	void *scratch;		/* its own band scratch */
+	size_t scratch_size;
+};
+
+/* pool.c's: the context's worker and threads - 1 helpers. */
+struct ip_pool {
+	unsigned int threads;
+	bool started;
+	unsigned int n_helpers;
+	struct ip_helper helpers[IP_MAX_THREADS - 1];
+	/* Under lock: a new job for the helpers, those still on it. */
+	pthread_mutex_t lock;
+	pthread_cond_t start, done;
+	unsigned int generation, busy;
+	bool quit;
+	/* The job, set before the helpers start on it. */
+	const struct hqv_job *job;
+	size_t scratch_size;
+	uint32_t bands;
+	uint32_t next_band;	/* atomic: the next band to take */
+	const bool *aborting;
+	bool aborted;		/* atomic */
+};
+
 struct ip_ctx {
 	/* Listed by fd, for calls from any thread (context.c). */
 	struct m2m_handle handle;
@@ -144,12 +180,22 @@ struct ip_ctx {
 	bool prev_valid;
 	void *scratch;
 	size_t scratch_size;
+	struct ip_pool pool;
 };
 
 static inline unsigned int ip_queue_of(uint32_t type)
 {
 	return V4L2_TYPE_IS_OUTPUT(type) ? VHQV_SRC : VHQV_DST;
 }
+
+/* pool.c */
+bool ip_reserve(void **buf, size_t *have, size_t size);
+/* threads 0: one per online CPU. */
+void ip_pool_init(struct ip_pool *pool, unsigned int threads);
+/* A prepared job's bands on the pool; false when aborted or out of memory. */
+bool ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
+		 void **scratch, size_t *scratch_size, const bool *aborting);
+void ip_pool_free(struct ip_pool *pool);
 
 /* context.c */
 bool ip_type_ok(uint32_t type);

@@ -3,7 +3,8 @@
  * The in-process device's jobs: a worker thread per context takes one
  * OUTPUT and one CAPTURE buffer when both queues stream and have buffers
  * ready, as v4l2-mem2mem schedules vhqv, and runs the engine on them in
- * bands of IP_BAND_ROWS rows, checking for an abort between bands. The
+ * bands of IP_BAND_ROWS rows across its band pool (pool.c), checking for
+ * an abort between bands. The
  * job is engine/hqv-v4l2.c's, as in vhqv-run.c.
  *
  * Also here, as vhqv and v4l2-mem2mem have them: draining (ENC_CMD STOP,
@@ -215,30 +216,6 @@ static void image_from_buf(struct hqv_image *img, const struct vhqv_config *cfg,
 	vhqv_image_init(img, cfg, queue, mem, size, offset, buf->field);
 }
 
-/* Grow a buffer to size bytes, keeping it while it is large enough. */
-static bool reserve(void **buf, size_t *have, size_t size)
-{
-	if (size <= *have)
-		return true;
-	free(*buf);
-	*buf = malloc(size);
-	*have = *buf ? size : 0;
-	return *buf;
-}
-
-/* The engine on a prepared job, band by band; false when aborted. */
-static bool run_bands(struct ip_ctx *ctx, const struct hqv_job *job)
-{
-	uint32_t y;
-
-	for (y = 0; y < job->dst.height; y += IP_BAND_ROWS) {
-		if (__atomic_load_n(&ctx->aborting, __ATOMIC_RELAXED))
-			return false;
-		hqv_job_run(job, ctx->scratch, y, y + IP_BAND_ROWS);
-	}
-	return true;
-}
-
 /* v4l2_m2m_buf_copy_metadata(), with the frame flags. */
 static void copy_metadata(const struct ip_buffer *src, struct ip_buffer *dst)
 {
@@ -282,16 +259,15 @@ static void run_job(struct ip_ctx *ctx)
 	pthread_mutex_unlock(&ctx->lock);
 
 	/* The ioctls keep the queues consistent: a refusal is a bug. */
-	if (!hqv_job_prepare(&job) &&
-	    reserve(&ctx->scratch, &ctx->scratch_size,
-		    hqv_job_scratch_size(&job)))
-		done = run_bands(ctx, &job);
+	if (!hqv_job_prepare(&job))
+		done = ip_pool_run(&ctx->pool, &job, &ctx->scratch,
+				   &ctx->scratch_size, &ctx->aborting);
 	/*
 	 * Every field-based frame, not only those that read prev: the mode
 	 * may change before the next frame, which then compares with this.
 	 */
 	if (done && job.src.field != HQV_FIELD_NONE) {
-		ctx->prev_valid = reserve(&ctx->prev_buf, &ctx->prev_size,
+		ctx->prev_valid = ip_reserve(&ctx->prev_buf, &ctx->prev_size,
 					  vhqv_prev_size(&cfg.q[VHQV_SRC]));
 		if (ctx->prev_valid)
 			vhqv_keep_prev(&ctx->prev, ctx->prev_buf, &job.src,
