@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * One-call conversion: one MMAP buffer per queue, allocated and started on
+ * One-call conversion: one buffer per queue, allocated and started on
  * first use and kept until a format changes or the device is closed, on
  * top of the streaming calls of buffer.c. A conversion is one call: it
  * keeps the device's lock while it waits for its frame, so calls from
  * other threads come before or after it.
+ *
+ * Kernel devices get MMAP buffers, and the frames are copied in and out
+ * of them (USERPTR would pin the caller's pages on every call, and not
+ * every driver takes it). The in-process device works on the caller's
+ * memory: its buffers are USERPTR ones that point into src and dst, which
+ * it checks only when they move (as vb2 re-pins only then), so a call
+ * costs no copy.
  */
 #include <errno.h>
 #include <string.h>
@@ -13,9 +20,17 @@
 
 #define CONVERT_TIMEOUT_MS 5000
 
+/* Whether the device reads and writes the caller's memory (above). */
+static bool in_place(const struct m2m_device *dev)
+{
+	return dev->tp == &m2m_transport_inprocess;
+}
+
 /* Allocate and start both queues' buffers, unless they are ready. */
 static int buffers_prepare(struct m2m_device *dev)
 {
+	enum m2m_memory memory = in_place(dev) ? M2M_MEMORY_USERPTR :
+						 M2M_MEMORY_MMAP;
 	int q, ret = 0;
 
 	for (q = M2M_QUEUE_OUTPUT; q <= M2M_QUEUE_CAPTURE; q++) {
@@ -28,7 +43,7 @@ static int buffers_prepare(struct m2m_device *dev)
 					 "buffers of the streaming API",
 					 q == M2M_QUEUE_OUTPUT ? "OUTPUT" :
 					 "CAPTURE");
-		ret = m2m_alloc_buffers_locked(dev, q, M2M_MEMORY_MMAP, 1);
+		ret = m2m_alloc_buffers_locked(dev, q, memory, 1);
 		if (ret >= 0)
 			ret = m2m_stream_locked(dev, q, true);
 		if (ret < 0)
@@ -74,8 +89,21 @@ static int convert(struct m2m_device *dev, void *dst, size_t dst_size,
 	for (p = 0; p < in->num_planes; p++) {
 		uint32_t n = dev->queues[M2M_QUEUE_OUTPUT].format.plane_size[p];
 
-		memcpy(in->data[p], (const uint8_t *)src + offset, n);
+		if (in_place(dev)) {
+			in->data[p] = (uint8_t *)src + offset;
+			in->length[p] = n;
+		} else {
+			memcpy(in->data[p], (const uint8_t *)src + offset, n);
+		}
 		in->bytesused[p] = n;
+		offset += n;
+	}
+	offset = 0;
+	for (p = 0; in_place(dev) && p < out->num_planes; p++) {
+		uint32_t n = dev->queues[M2M_QUEUE_CAPTURE].format.plane_size[p];
+
+		out->data[p] = (uint8_t *)dst + offset;
+		out->length[p] = n;
 		offset += n;
 	}
 	ret = m2m_queue_buffer_locked(dev, in);
@@ -110,8 +138,9 @@ static int convert(struct m2m_device *dev, void *dst, size_t dst_size,
 					 "bytes in plane %u, more than the "
 					 "CAPTURE format's", dev->info.path,
 					 out->bytesused[p], p);
-		memcpy((uint8_t *)dst + offset, out->data[p],
-		       out->bytesused[p]);
+		if (!in_place(dev))
+			memcpy((uint8_t *)dst + offset, out->data[p],
+			       out->bytesused[p]);
 		offset += out->bytesused[p];
 	}
 	return (int)offset;

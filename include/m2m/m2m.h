@@ -836,6 +836,9 @@ M2M_EXPORT int m2m_restart(struct m2m_device *dev);
  * Convert one frame synchronously: copy src into an OUTPUT buffer, let the
  * device process it, copy the CAPTURE result into dst. Buffers are memory
  * mapped, allocated on the first call and reused until a format changes.
+ * The in-process device copies nothing: it reads src and writes dst where
+ * they are (USERPTR buffers), and leaves the bytes of dst that hold no
+ * sample (line padding) as they were.
  * Frames are laid out as their format's memory planes one after another.
  * Not to be mixed with the streaming calls on the same device. One call:
  * calls from other threads on the device wait until it is done.

@@ -394,6 +394,10 @@ static bool memory_allows(uintptr_t addr, size_t len, bool write)
 static int userptr_get(struct ip_plane *pl, const struct v4l2_plane *vp,
 		       bool capture)
 {
+	/* vb2 keeps what it pinned while the pointer and length stay. */
+	if (pl->userptr && pl->userptr == vp->m.userptr &&
+	    pl->length == vp->length)
+		return 0;
 	if (!vp->m.userptr ||
 	    !memory_allows(vp->m.userptr, vp->length, capture))
 		return -EFAULT;
