@@ -102,5 +102,6 @@ void crt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	crt_fail(__FILE__, __LINE__, false, "cr_expect_fail", "" __VA_ARGS__)
 #define cr_skip_test(...) crt_skip("" __VA_ARGS__)
 #define cr_log_info(...) crt_log(__VA_ARGS__)
+#define cr_log_warn(...) crt_log(__VA_ARGS__)
 
 #endif /* M2M_CRITERION_TSAN_H */
