@@ -795,6 +795,75 @@ TURN_420(turn_semi_to_planar, 2, 1)
 TURN_420(turn_planar_to_semi, 1, 2)
 TURN_420(turn_planar_to_planar, 1, 1)
 
+/*
+ * 24- and 32-bit R'G'B' turns, colours unchanged: a destination row is a
+ * source column (quarter turns) or a source row read backwards (a half
+ * turn), and each pixel's bytes go where the shuffle rows put them
+ * (hqv_rgb_shuffle_init()). For quarter turns both rows of a pair take
+ * neighbouring pixels of each source row, which share its cache line.
+ * Flips alone take the flip rows (hqv-direct-flip.c).
+ */
+static inline __attribute__((always_inline)) void
+turn_rgb_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
+	      const size_t ib, const size_t ob)
+{
+	const struct hqv_plan *p = &job->plan;
+	struct hqv_shuffle *k = band->scratch;
+	const uint8_t *restrict src;
+	uint8_t *restrict o0 = hqv_row(&job->dst, 0, y);
+	uint8_t *restrict o1 = hqv_row(&job->dst, 0, y + 1);
+	ptrdiff_t step, next;
+	size_t x, i, w = job->dst.width;
+	uint8_t map[4], fill;
+
+	if (band->fresh) {
+		hqv_rgb_shuffle_init(job, k);
+		band->fresh = false;
+	}
+	memcpy(map, k->map, sizeof(map));
+	fill = k->fill;
+	/* Oriented pixel (0, y), and the steps to (x + 1, y), (0, y + 1). */
+	src = hqv_row(&job->src, 0, (uint32_t)(p->y0 + (int32_t)y * p->dj_y)) +
+	      (size_t)(p->x0 + (int32_t)y * p->dj_x) * ib;
+	step = (ptrdiff_t)p->di_y * job->src.bytesperline[0] +
+	       (ptrdiff_t)p->di_x * (ptrdiff_t)ib;
+	next = (ptrdiff_t)p->dj_y * job->src.bytesperline[0] +
+	       (ptrdiff_t)p->dj_x * (ptrdiff_t)ib;
+	for (x = 0; x < w; x++, src += step)
+		for (i = 0; i < ob; i++) {
+			bool filled = map[i] == HQV_SHUFFLE_FILL;
+
+			o0[ob * x + i] = filled ? fill : src[map[i]];
+			o1[ob * x + i] = filled ? fill : src[next + map[i]];
+		}
+}
+
+#define TURN_RGB(ib, ob)						\
+HQV_ROW_CLONES								\
+static void turn_rgb##ib##ob(const struct hqv_job *job,		\
+			     struct hqv_band *band, uint32_t y)		\
+{									\
+	turn_rgb_rows(job, band, y, ib, ob);				\
+}
+
+TURN_RGB(3, 3)
+TURN_RGB(3, 4)
+TURN_RGB(4, 3)
+TURN_RGB(4, 4)
+
+static hqv_direct_fn *turn_rgb_find(const struct hqv_job *job, size_t *scratch)
+{
+	unsigned int ib = job->src.fmt->bytes_per_group[0];
+	unsigned int ob = job->dst.fmt->bytes_per_group[0];
+
+	if (!job->rotation || ib < 3 || ob < 3)
+		return NULL;
+	*scratch = sizeof(struct hqv_shuffle);
+	if (ib == 3)
+		return ob == 3 ? turn_rgb33 : turn_rgb34;
+	return ob == 3 ? turn_rgb43 : turn_rgb44;
+}
+
 /* Whether the job reorients the whole source into the whole destination. */
 static bool whole_images(const struct hqv_job *job)
 {
@@ -817,7 +886,11 @@ hqv_direct_fn *hqv_direct_turn_find(const struct hqv_job *job, size_t *scratch)
 	bool s_luma = s->family == HQV_FAMILY_GREY || planar_420(s);
 
 	*scratch = 0;
-	if (!whole_images(job) || !job->plan.identity || !s_luma)
+	if (!whole_images(job) || !job->plan.identity)
+		return NULL;
+	if (s->family == HQV_FAMILY_RGB && d->family == HQV_FAMILY_RGB)
+		return turn_rgb_find(job, scratch);
+	if (!s_luma)
 		return NULL;
 	if (d->family != HQV_FAMILY_GREY && (!planar_420(s) || !planar_420(d)))
 		return NULL;

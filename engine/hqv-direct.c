@@ -38,6 +38,22 @@ static void copy_pair(const struct hqv_job *job, struct hqv_band *band,
 	}
 }
 
+void hqv_rgb_shuffle_init(const struct hqv_job *job, struct hqv_shuffle *k)
+{
+	const struct hqv_format *s = job->src.fmt, *d = job->dst.fmt;
+	uint8_t map[4] = { HQV_SHUFFLE_FILL, HQV_SHUFFLE_FILL,
+			   HQV_SHUFFLE_FILL, HQV_SHUFFLE_FILL };
+	bool alpha = hqv_format_has_alpha(d);
+	unsigned int c;
+
+	for (c = 0; c < 3; c++)
+		map[d->order[c]] = s->order[c];
+	if (alpha && hqv_format_has_alpha(s))
+		map[d->order[3]] = s->order[3];
+	hqv_shuffle_init(k, s->bytes_per_group[0], d->bytes_per_group[0], map,
+			 alpha ? job->alpha : 0xff);
+}
+
 /*
  * R'G'B' to R'G'B' of another byte order or size, colours unchanged: each
  * output byte is a byte of its input pixel, alpha (or the job's alpha
@@ -56,16 +72,7 @@ static void shuffle_pair(const struct hqv_job *job, struct hqv_band *band,
 	unsigned int r;
 
 	if (band->fresh) {
-		uint8_t map[4] = { HQV_SHUFFLE_FILL, HQV_SHUFFLE_FILL,
-				   HQV_SHUFFLE_FILL, HQV_SHUFFLE_FILL };
-		bool alpha = hqv_format_has_alpha(d);
-		unsigned int c;
-
-		for (c = 0; c < 3; c++)
-			map[d->order[c]] = s->order[c];
-		if (alpha && hqv_format_has_alpha(s))
-			map[d->order[3]] = s->order[3];
-		hqv_shuffle_init(k, ib, ob, map, alpha ? job->alpha : 0xff);
+		hqv_rgb_shuffle_init(job, k);
 		band->fresh = false;
 	}
 	for (r = 0; r < 2; r++) {

@@ -139,6 +139,13 @@ bool hqv_job_whole(const struct hqv_job *job);
  */
 bool hqv_direct_copies(const struct hqv_job *job);
 
+/*
+ * The byte map of a job from 24- or 32-bit R'G'B' to 24- or 32-bit R'G'B'
+ * with colours unchanged: each byte of a destination pixel is a byte of
+ * its source pixel, the alpha (the source's or the job's) or 0xff.
+ */
+void hqv_rgb_shuffle_init(const struct hqv_job *job, struct hqv_shuffle *k);
+
 /* n units of op, with the row functions of the job's instruction set. */
 static inline void hqv_job_row(const struct hqv_job *job,
 			       const struct hqv_row_op *op,

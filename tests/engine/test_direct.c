@@ -108,6 +108,12 @@ static const struct direct_case cases[] = {
 	PLAIN("BGRX32", "RGBA32", 45, 7),
 	PLAIN("ARGB32", "BGRX32", 3, 3),
 	/* Turns and flips of the whole image (hqv-direct-turn.c). */
+	TURNS("RGB24", "RGB24", 38, 12),
+	TURNS("RGB24", "BGR24", 45, 7),
+	TURNS("XBGR32", "XBGR32", 38, 12),
+	TURNS("ARGB32", "RGB24", 45, 7),
+	TURNS("BGR24", "RGBA32", 45, 7),
+	TURNS("XRGB32", "ABGR32", 1921, 3),
 	TURNS("GREY", "GREY", 38, 12),
 	TURNS("GREY", "GREY", 1920, 16),
 	TURNS("NV12", "YUV420", 38, 12),
