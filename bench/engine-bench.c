@@ -1,20 +1,25 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * engine-bench: how long the HQV engine takes to produce one 1920x1080
- * frame, beside libyuv doing the same operation (and memcpy, the floor of
- * any frame-sized copy), timed in the same run on the same core.
+ * frame, beside the faster of libyuv and OpenCV (one thread) doing the
+ * same operation (memcpy, or a plain C loop, where neither has it), timed
+ * in the same run on the same core; and how long the same job takes
+ * through libm2m's public API (m2m_convert() on the in-process device)
+ * with one thread and with two.
  *
- * Each operation is set up so that both sides read and write the same
- * memory layout: the reference writes into a second destination laid out
- * like the engine's, and the last column is the largest byte difference
- * between the two outputs, so a mismatched byte order or rotation shows
- * up at once. Colours are BT.601 limited range for Y'CbCr and full range
- * for R'G'B', which is what libyuv's unsuffixed functions use.
+ * Each operation is set up so that every side reads and writes the same
+ * memory layout: a peer writes into a second destination laid out like
+ * the engine's, and the last column is the largest byte difference
+ * between the engine's output and the faster peer's, so a mismatched byte
+ * order or rotation shows up at once. Colours are BT.601 limited range
+ * for Y'CbCr and full range for R'G'B', which is what libyuv's unsuffixed
+ * functions use (OpenCV's differ a little: its differences are larger).
  *
  * Figures are for reading, not asserted: they depend on the machine, the
  * build type and what else runs.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,13 +28,20 @@
 
 #include <libyuv/convert.h>
 #include <libyuv/convert_argb.h>
+#include <libyuv/convert_from_argb.h>
 #include <libyuv/cpu_id.h>
 #include <libyuv/planar_functions.h>
 #include <libyuv/rotate.h>
+#include <libyuv/rotate_argb.h>
 #include <libyuv/scale.h>
+#include <libyuv/scale_rgb.h>
 #include <libyuv/version.h>
+#include <linux/videodev2.h>
 
 #include "hqv.h"
+#include "m2m.h"
+#include "opencv-peer.h"
+#include "vhqv.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -42,8 +54,10 @@
  * so that it lasts about RUN_SECONDS, keeping the whole program well under
  * 30 s.
  */
-#define RUNS		15
+#define RUNS		9
 #define RUN_SECONDS	0.1
+/* Runs of the public API's wall-clock times. */
+#define API_RUNS	5
 
 /* Where the engine's and the reference's figures come from. */
 struct bench {
@@ -58,14 +72,18 @@ struct operation {
 	/* Printed as a heading above the row when not NULL. */
 	const char *section;
 	const char *name;
-	const char *reference;	/* what the reference column runs */
+	/* The peers: libyuv's (or memcpy, or a C loop), OpenCV's; or NULL. */
+	const char *reference;
+	reference_fn *run_reference;
+	const char *opencv;
+	reference_fn *run_opencv;
 	uint32_t src_fourcc, dst_fourcc;
 	uint32_t dst_width, dst_height;
 	uint32_t rotation;
+	bool hflip;
 	enum hqv_scaler scaler;
 	enum hqv_field field;
 	enum hqv_deinterlace deinterlace;
-	reference_fn *run_reference;
 };
 
 static void *xaligned_alloc(size_t size)
@@ -183,6 +201,74 @@ static void ref_i420_scale(const struct hqv_image *s, struct hqv_image *d)
 		  d->bytesperline[2], d->width, d->height, kFilterBilinear);
 }
 
+static void ref_nv12_to_raw(const struct hqv_image *s, struct hqv_image *d)
+{
+	NV12ToRAW(s->planes[0], s->bytesperline[0], s->planes[1],
+		  s->bytesperline[1], d->planes[0], d->bytesperline[0],
+		  s->width, s->height);
+}
+
+static void ref_raw_to_i420(const struct hqv_image *s, struct hqv_image *d)
+{
+	RAWToI420(s->planes[0], s->bytesperline[0], d->planes[0],
+		  d->bytesperline[0], d->planes[1], d->bytesperline[1],
+		  d->planes[2], d->bytesperline[2], s->width, s->height);
+}
+
+static void ref_raw_to_j400(const struct hqv_image *s, struct hqv_image *d)
+{
+	RAWToJ400(s->planes[0], s->bytesperline[0], d->planes[0],
+		  d->bytesperline[0], s->width, s->height);
+}
+
+static void ref_raw_to_rgb24(const struct hqv_image *s, struct hqv_image *d)
+{
+	RAWToRGB24(s->planes[0], s->bytesperline[0], d->planes[0],
+		   d->bytesperline[0], s->width, s->height);
+}
+
+static void ref_raw_mirror(const struct hqv_image *s, struct hqv_image *d)
+{
+	RGB24Mirror(s->planes[0], s->bytesperline[0], d->planes[0],
+		    d->bytesperline[0], s->width, s->height);
+}
+
+static void ref_raw_scale(const struct hqv_image *s, struct hqv_image *d,
+			  enum FilterMode filter)
+{
+	RGBScale(s->planes[0], s->bytesperline[0], s->width, s->height,
+		 d->planes[0], d->bytesperline[0], d->width, d->height, filter);
+}
+
+static void ref_raw_bilinear(const struct hqv_image *s, struct hqv_image *d)
+{
+	ref_raw_scale(s, d, kFilterBilinear);
+}
+
+static void ref_raw_box(const struct hqv_image *s, struct hqv_image *d)
+{
+	ref_raw_scale(s, d, kFilterBox);
+}
+
+static void ref_argb_rotate(const struct hqv_image *s, struct hqv_image *d)
+{
+	ARGBRotate(s->planes[0], s->bytesperline[0], d->planes[0],
+		   d->bytesperline[0], s->width, s->height, kRotate90);
+}
+
+static void ref_yuy2_to_argb(const struct hqv_image *s, struct hqv_image *d)
+{
+	YUY2ToARGB(s->planes[0], s->bytesperline[0], d->planes[0],
+		   d->bytesperline[0], s->width, s->height);
+}
+
+static void ref_argb_to_nv12(const struct hqv_image *s, struct hqv_image *d)
+{
+	ARGBToNV12(s->planes[0], s->bytesperline[0], d->planes[0],
+		   d->bytesperline[0], d->planes[1], d->bytesperline[1],
+		   s->width, s->height);
+}
+
 static void ref_memcpy(const struct hqv_image *s, struct hqv_image *d)
 {
 	memcpy(d->planes[0], s->planes[0], s->plane_size[0]);
@@ -214,47 +300,85 @@ static void ref_blend(const struct hqv_image *s, struct hqv_image *d)
 #define NV12	HQV_FOURCC('N', 'V', '1', '2')
 #define YUV420	HQV_FOURCC('Y', 'U', '1', '2')
 #define GREY	HQV_FOURCC('G', 'R', 'E', 'Y')
+/* V4L2 RGB24 is R, G, B in memory: libyuv's "RAW"; BGR24 its "RGB24". */
+#define RGB24	HQV_FOURCC('R', 'G', 'B', '3')
+#define BGR24	HQV_FOURCC('B', 'G', 'R', '3')
 /* V4L2 XBGR32 'XR24' is B, G, R, X in memory: libyuv's "ARGB". */
 #define XBGR32	HQV_FOURCC('X', 'R', '2', '4')
 
+#define FRAME(src, dst)	.src_fourcc = src, .dst_fourcc = dst,		\
+			.dst_width = WIDTH, .dst_height = HEIGHT
+#define TURNED(src, dst) .src_fourcc = src, .dst_fourcc = dst,		\
+			.dst_width = HEIGHT, .dst_height = WIDTH, .rotation = 90
+#define LIBYUV(name, fn)	.reference = name, .run_reference = fn
+#define OPENCV(name, fn)	.opencv = name, .run_opencv = fn
+
 static const struct operation operations[] = {
-	{ .name = "YUYV -> NV12", .reference = "YUY2ToNV12",
-	  .src_fourcc = YUYV, .dst_fourcc = NV12,
-	  .dst_width = WIDTH, .dst_height = HEIGHT,
-	  .run_reference = ref_yuy2_to_nv12 },
-	{ .name = "NV12 -> XBGR32 'XR24'", .reference = "NV12ToARGB",
-	  .src_fourcc = NV12, .dst_fourcc = XBGR32,
-	  .dst_width = WIDTH, .dst_height = HEIGHT,
-	  .run_reference = ref_nv12_to_argb },
-	{ .name = "XBGR32 'XR24' -> YUV420", .reference = "ARGBToI420",
-	  .src_fourcc = XBGR32, .dst_fourcc = YUV420,
-	  .dst_width = WIDTH, .dst_height = HEIGHT,
-	  .run_reference = ref_argb_to_i420 },
-	{ .name = "rotate 90, GREY plane", .reference = "RotatePlane",
-	  .src_fourcc = GREY, .dst_fourcc = GREY,
-	  .dst_width = HEIGHT, .dst_height = WIDTH, .rotation = 90,
-	  .run_reference = ref_rotate_plane },
-	{ .name = "rotate 90, NV12 -> YUV420", .reference = "NV12ToI420Rotate",
-	  .src_fourcc = NV12, .dst_fourcc = YUV420,
-	  .dst_width = HEIGHT, .dst_height = WIDTH, .rotation = 90,
-	  .run_reference = ref_nv12_to_i420_rotate },
-	{ .name = "scale to 1280x720 bilinear, YUV420",
-	  .reference = "I420Scale",
-	  .src_fourcc = YUV420, .dst_fourcc = YUV420,
-	  .dst_width = 1280, .dst_height = 720, .scaler = HQV_SCALER_BILINEAR,
-	  .run_reference = ref_i420_scale },
-	/* The floor: the engine copying a frame it need not convert. */
-	{ .section = "copy: the reference is memcpy, not libyuv",
-	  .name = "copy YUYV -> YUYV", .reference = "memcpy",
-	  .src_fourcc = YUYV, .dst_fourcc = YUYV,
-	  .dst_width = WIDTH, .dst_height = HEIGHT,
-	  .run_reference = ref_memcpy },
-	{ .section = "deinterlace: the reference is a plain C loop, not libyuv",
-	  .name = "deinterlace blend, interlaced YUYV", .reference = "C loop",
-	  .src_fourcc = YUYV, .dst_fourcc = YUYV,
-	  .dst_width = WIDTH, .dst_height = HEIGHT,
+	{ .section = "R'G'B' byte orders and flips",
+	  .name = "RGB24 -> BGR24", FRAME(RGB24, BGR24),
+	  LIBYUV("RAWToRGB24", ref_raw_to_rgb24),
+	  OPENCV("cvtColor RGB2BGR", opencv_rgb_to_bgr) },
+	{ .name = "hflip RGB24", FRAME(RGB24, RGB24), .hflip = true,
+	  LIBYUV("RGB24Mirror", ref_raw_mirror),
+	  OPENCV("flip", opencv_hflip_rgb) },
+	{ .section = "Y'CbCr <-> R'G'B'",
+	  .name = "RGB24 -> YUV420", FRAME(RGB24, YUV420),
+	  LIBYUV("RAWToI420", ref_raw_to_i420),
+	  OPENCV("cvtColor RGB2YUV_I420", opencv_rgb_to_i420) },
+	{ .name = "XBGR32 -> NV12", FRAME(XBGR32, NV12),
+	  LIBYUV("ARGBToNV12", ref_argb_to_nv12) },
+	{ .name = "NV12 -> RGB24", FRAME(NV12, RGB24),
+	  LIBYUV("NV12ToRAW", ref_nv12_to_raw),
+	  OPENCV("cvtColor YUV2RGB_NV12", opencv_nv12_to_rgb) },
+	{ .name = "YUYV -> RGB24", FRAME(YUYV, RGB24),
+	  OPENCV("cvtColor YUV2RGB_YUYV", opencv_yuyv_to_rgb) },
+	{ .name = "YUYV -> XBGR32", FRAME(YUYV, XBGR32),
+	  LIBYUV("YUY2ToARGB", ref_yuy2_to_argb) },
+	{ .name = "NV12 -> XBGR32", FRAME(NV12, XBGR32),
+	  LIBYUV("NV12ToARGB", ref_nv12_to_argb),
+	  OPENCV("cvtColor YUV2BGRA_NV12", opencv_nv12_to_bgra) },
+	{ .name = "XBGR32 -> YUV420", FRAME(XBGR32, YUV420),
+	  LIBYUV("ARGBToI420", ref_argb_to_i420),
+	  OPENCV("cvtColor BGRA2YUV_I420", opencv_bgra_to_i420) },
+	{ .name = "RGB24 -> GREY", FRAME(RGB24, GREY),
+	  LIBYUV("RAWToJ400", ref_raw_to_j400),
+	  OPENCV("cvtColor RGB2GRAY", opencv_rgb_to_grey) },
+	{ .section = "Y'CbCr repacking",
+	  .name = "YUYV -> NV12", FRAME(YUYV, NV12),
+	  LIBYUV("YUY2ToNV12", ref_yuy2_to_nv12) },
+	{ .section = "scaling",
+	  .name = "RGB24 bilinear to 1280x720", .src_fourcc = RGB24,
+	  .dst_fourcc = RGB24, .dst_width = 1280, .dst_height = 720,
+	  .scaler = HQV_SCALER_BILINEAR,
+	  LIBYUV("RGBScale bilinear", ref_raw_bilinear),
+	  OPENCV("resize INTER_LINEAR", opencv_rgb_bilinear) },
+	{ .name = "RGB24 area to 160x120", .src_fourcc = RGB24,
+	  .dst_fourcc = RGB24, .dst_width = 160, .dst_height = 120,
+	  .scaler = HQV_SCALER_AREA,
+	  LIBYUV("RGBScale box", ref_raw_box),
+	  OPENCV("resize INTER_AREA", opencv_rgb_area) },
+	{ .name = "YUV420 bilinear to 1280x720", .src_fourcc = YUV420,
+	  .dst_fourcc = YUV420, .dst_width = 1280, .dst_height = 720,
+	  .scaler = HQV_SCALER_BILINEAR,
+	  LIBYUV("I420Scale bilinear", ref_i420_scale) },
+	{ .section = "rotation",
+	  .name = "rotate 90 RGB24", TURNED(RGB24, RGB24),
+	  OPENCV("rotate", opencv_rotate_rgb) },
+	{ .name = "rotate 90 XBGR32", TURNED(XBGR32, XBGR32),
+	  LIBYUV("ARGBRotate", ref_argb_rotate),
+	  OPENCV("rotate", opencv_rotate_bgra) },
+	{ .name = "rotate 90 GREY", TURNED(GREY, GREY),
+	  LIBYUV("RotatePlane", ref_rotate_plane),
+	  OPENCV("rotate", opencv_rotate_grey) },
+	{ .name = "rotate 90 NV12 -> YUV420", TURNED(NV12, YUV420),
+	  LIBYUV("NV12ToI420Rotate", ref_nv12_to_i420_rotate) },
+	{ .section = "copy (peer: memcpy) and deinterlacing (peer: a C loop)",
+	  .name = "copy YUYV", FRAME(YUYV, YUYV),
+	  LIBYUV("memcpy", ref_memcpy) },
+	{ .name = "deinterlace blend YUYV", FRAME(YUYV, YUYV),
 	  .field = HQV_FIELD_INTERLACED_TB,
-	  .deinterlace = HQV_DEINTERLACE_BLEND, .run_reference = ref_blend },
+	  .deinterlace = HQV_DEINTERLACE_BLEND,
+	  LIBYUV("C loop", ref_blend) },
 };
 
 /*
@@ -269,17 +393,20 @@ static double seconds_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-typedef void frame_fn(struct bench *b, const struct operation *op);
+/* What a timed run does: the engine's job, or a peer. */
+struct side {
+	struct bench *b;
+	reference_fn *peer;	/* NULL: the engine */
+};
 
-static void engine_frame(struct bench *b, const struct operation *op)
+static void side_frame(const struct side *side)
 {
-	(void)op;
-	hqv_job_run(&b->job, b->scratch, 0, b->job.dst.height);
-}
+	struct bench *b = side->b;
 
-static void reference_frame(struct bench *b, const struct operation *op)
-{
-	op->run_reference(&b->job.src, &b->ref);
+	if (side->peer)
+		side->peer(&b->job.src, &b->ref);
+	else
+		hqv_job_run(&b->job, b->scratch, 0, b->job.dst.height);
 }
 
 static int compare_doubles(const void *a, const void *b)
@@ -289,72 +416,184 @@ static int compare_doubles(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static double median(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(v[0]), compare_doubles);
+	return v[n / 2];
+}
+
 /* Frames per run: two frames warm caches and fault in the destination. */
-static unsigned int frames_per_run(frame_fn *frame, struct bench *b,
-				   const struct operation *op)
+static unsigned int frames_per_run(const struct side *side)
 {
 	double start, once = 0;
 	unsigned int i, frames;
 
 	for (i = 0; i < 2; i++) {
 		start = seconds_now();
-		frame(b, op);
+		side_frame(side);
 		once = seconds_now() - start;
 	}
 	frames = once > 0 ? RUN_SECONDS / once : 1000;
 	return frames ? frames : 1;
 }
 
-static double run_ms(frame_fn *frame, struct bench *b,
-		     const struct operation *op, unsigned int frames)
+static double run_ms(const struct side *side, unsigned int frames)
 {
 	double start = seconds_now();
 	unsigned int i;
 
 	for (i = 0; i < frames; i++)
-		frame(b, op);
+		side_frame(side);
 	return (seconds_now() - start) * 1e3 / frames;
 }
 
 /*
- * Milliseconds per frame of the engine and of the reference, each the
- * median of RUNS runs, and their ratio, the median of the ratios of the
- * runs taken in turns: the machine's speed drifts (other VMs on the
- * host), and two neighbouring runs see nearly the same machine.
+ * Milliseconds per frame of the engine and of a peer, each the median of
+ * RUNS runs, and their ratio, the median of the ratios of the runs taken
+ * in turns: the machine's speed drifts (other VMs on the host), and two
+ * neighbouring runs see nearly the same machine.
  */
-static void time_both(struct bench *b, const struct operation *op,
-		      double *engine_ms, double *reference_ms, double *ratio)
+static void time_both(struct bench *b, reference_fn *peer, double *engine_ms,
+		      double *peer_ms, double *ratio)
 {
-	unsigned int e = frames_per_run(engine_frame, b, op);
-	unsigned int r = frames_per_run(reference_frame, b, op);
+	const struct side engine = { b, NULL }, other = { b, peer };
+	unsigned int e = frames_per_run(&engine), r = frames_per_run(&other);
 	double ems[RUNS], rms[RUNS], ratios[RUNS];
 	unsigned int run;
 
 	for (run = 0; run < RUNS; run++) {
-		ems[run] = run_ms(engine_frame, b, op, e);
-		rms[run] = run_ms(reference_frame, b, op, r);
+		ems[run] = run_ms(&engine, e);
+		rms[run] = run_ms(&other, r);
 		ratios[run] = ems[run] / rms[run];
 	}
-	qsort(ems, RUNS, sizeof(ems[0]), compare_doubles);
-	qsort(rms, RUNS, sizeof(rms[0]), compare_doubles);
-	qsort(ratios, RUNS, sizeof(ratios[0]), compare_doubles);
-	*engine_ms = ems[RUNS / 2];
-	*reference_ms = rms[RUNS / 2];
-	*ratio = ratios[RUNS / 2];
+	*engine_ms = median(ems, RUNS);
+	*peer_ms = median(rms, RUNS);
+	*ratio = median(ratios, RUNS);
+}
+
+/* The frame's bytes as one buffer, as m2m_convert() takes it. */
+static size_t format_bytes(const struct m2m_format *f)
+{
+	size_t total = 0;
+	unsigned int p;
+
+	for (p = 0; p < f->num_planes; p++)
+		total += f->plane_size[p];
+	return total;
+}
+
+static double wall_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void api_check(int ret, const char *what)
+{
+	if (ret < 0) {
+		fprintf(stderr, "engine-bench: %s: %s\n", what,
+			m2m_last_error());
+		exit(1);
+	}
+}
+
+/*
+ * Wall-clock milliseconds per frame of the operation through m2m_convert()
+ * on an in-process device whose frames are split across threads threads:
+ * the median of API_RUNS runs of about RUN_SECONDS.
+ */
+static double api_ms(const struct operation *op, unsigned int threads)
+{
+	struct m2m_open_options opts = M2M_OPEN_OPTIONS_INIT;
+	struct m2m_format in, out;
+	struct m2m_device *dev;
+	double ms[API_RUNS], start, once;
+	unsigned int run, frames, i;
+	size_t in_size, out_size;
+	uint8_t *src, *dst;
+
+	opts.threads = threads;
+	api_check(m2m_open_ext(&dev, M2M_INPROCESS, &opts), "m2m_open_ext");
+	api_check(m2m_format_init(&in, op->src_fourcc, WIDTH, HEIGHT),
+		  "m2m_format_init");
+	if (op->field != HQV_FIELD_NONE)
+		in.field = V4L2_FIELD_INTERLACED_TB;
+	api_check(m2m_format_init(&out, op->dst_fourcc, op->dst_width,
+				  op->dst_height), "m2m_format_init");
+	api_check(m2m_set_format(dev, &in, M2M_QUEUE_OUTPUT), "OUTPUT format");
+	api_check(m2m_set_format(dev, &out, M2M_QUEUE_CAPTURE),
+		  "CAPTURE format");
+	if (op->rotation)
+		api_check(m2m_set_control(dev, V4L2_CID_ROTATE, op->rotation),
+			  "rotate");
+	if (op->hflip)
+		api_check(m2m_set_control(dev, V4L2_CID_HFLIP, 1), "hflip");
+	if (op->scaler != HQV_SCALER_NEAREST)
+		api_check(m2m_set_control(dev, V4L2_CID_VHQV_SCALER,
+					  op->scaler == HQV_SCALER_AREA ?
+					  VHQV_SCALER_AREA :
+					  VHQV_SCALER_BILINEAR), "scaler");
+	if (op->deinterlace == HQV_DEINTERLACE_BLEND)
+		api_check(m2m_set_control(dev, V4L2_CID_DEINTERLACING_MODE,
+					  VHQV_DEINTERLACE_BLEND),
+			  "deinterlacing");
+	in_size = format_bytes(&in);
+	out_size = format_bytes(&out);
+	src = xaligned_alloc(in_size);
+	dst = xaligned_alloc(out_size);
+	for (i = 0; i < in_size; i++)
+		src[i] = 32 + i % 191;
+
+	start = wall_seconds();
+	for (i = 0; i < 2; i++)
+		api_check(m2m_convert(dev, dst, out_size, src, in_size),
+			  "m2m_convert");
+	once = (wall_seconds() - start) / 2;
+	frames = once > 0 ? RUN_SECONDS / once : 100;
+	frames = frames ? frames : 1;
+	for (run = 0; run < API_RUNS; run++) {
+		start = wall_seconds();
+		for (i = 0; i < frames; i++)
+			m2m_convert(dev, dst, out_size, src, in_size);
+		ms[run] = (wall_seconds() - start) * 1e3 / frames;
+	}
+	free(dst);
+	free(src);
+	m2m_close(dev);
+	return median(ms, API_RUNS);
+}
+
+/* This thread on one CPU (the engine's and the peers' times), or on all. */
+static void pin(bool one)
+{
+	cpu_set_t set;
+	int cpu;
+
+	CPU_ZERO(&set);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (cpu == BENCH_CPU || !one)
+			CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		perror("engine-bench: sched_setaffinity (figures unpinned)");
 }
 
 static void bench_row(const struct operation *op)
 {
+	reference_fn *peers[2] = { op->run_reference, op->run_opencv };
+	const char *names[2] = { op->reference, op->opencv };
 	struct bench b = { 0 };
-	double engine_ms, reference_ms, ratio;
-	char label[64];
-	int ret;
+	double engine_ms = 0, peer_ms = 0, ratio = 0, one, two;
+	int ret, best = -1, diff = -1;
+	unsigned int p;
 
 	image_alloc(&b.job.src, op->src_fourcc, WIDTH, HEIGHT);
 	image_alloc(&b.job.dst, op->dst_fourcc, op->dst_width, op->dst_height);
 	image_alloc(&b.ref, op->dst_fourcc, op->dst_width, op->dst_height);
 	image_fill(&b.job.src);
 	b.job.rotation = op->rotation;
+	b.job.hflip = op->hflip;
 	b.job.scaler = op->scaler;
 	b.job.src.field = op->field;
 	b.job.deinterlace = op->deinterlace;
@@ -367,29 +606,35 @@ static void bench_row(const struct operation *op)
 	}
 	b.scratch = xaligned_alloc(hqv_job_scratch_size(&b.job));
 
-	time_both(&b, op, &engine_ms, &reference_ms, &ratio);
+	pin(true);
+	for (p = 0; p < 2; p++) {
+		double e, r, q;
 
-	snprintf(label, sizeof(label), "%s [%s]", op->name, op->reference);
-	printf("%-50s %9.2f %9.2f %13.2f %10d\n", label, engine_ms,
-	       reference_ms, ratio,
-	       image_max_difference(&b.job.dst, &b.ref));
+		if (!peers[p])
+			continue;
+		time_both(&b, peers[p], &e, &r, &q);
+		if (best < 0 || r < peer_ms) {
+			best = p;
+			engine_ms = e;
+			peer_ms = r;
+			ratio = q;
+		}
+	}
+	/* The faster peer's output, for the difference column. */
+	peers[best](&b.job.src, &b.ref);
+	diff = image_max_difference(&b.job.dst, &b.ref);
+	pin(false);
+	one = api_ms(op, 1);
+	two = api_ms(op, 2);
+
+	printf("%-28s %-24s %7.2f %7.2f %6.2f %8.2f %8.2f %5.2f %5d\n",
+	       op->name, names[best], engine_ms, peer_ms, ratio, one, two,
+	       one / two, diff);
 
 	free(b.scratch);
 	image_free(&b.ref);
 	image_free(&b.job.dst);
 	image_free(&b.job.src);
-}
-
-static void pin_to_cpu(void)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(BENCH_CPU, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		perror("engine-bench: sched_setaffinity (figures unpinned)");
-	else
-		printf("one thread, pinned to CPU %d\n", BENCH_CPU);
 }
 
 /* With arguments, only the rows whose name contains one of them. */
@@ -408,21 +653,25 @@ int main(int argc, char **argv)
 	const char *config = BENCH_CONFIG;
 	size_t i;
 
-	printf("HQV engine vs libyuv %d (AVX2: %s), %dx%d source, %s\n",
-	       LIBYUV_VERSION, TestCpuFlag(kCpuHasAVX2) ? "yes" : "no",
-	       WIDTH, HEIGHT, "ms per frame");
+	opencv_peer_init();
+	printf("HQV engine vs libyuv %d (AVX2: %s) and OpenCV (one thread), "
+	       "%dx%d source, ms per frame\n", LIBYUV_VERSION,
+	       TestCpuFlag(kCpuHasAVX2) ? "yes" : "no", WIDTH, HEIGHT);
 	printf("engine build type: %s\n",
 	       *config ? config : "none (unoptimised: use RelWithDebInfo)");
-	pin_to_cpu();
-	printf("times: median of %d runs of about %.2f s of thread CPU time,\n"
-	       "engine and reference in turns; ratio: median of the runs' ratios\n",
-	       RUNS, RUN_SECONDS);
+	printf("engine, peer: thread CPU time on CPU %d, median of %d runs of "
+	       "about %.2f s,\n  in turns; ratio: median of the runs' ratios, "
+	       "against the faster peer\n", BENCH_CPU, RUNS, RUN_SECONDS);
+	printf("1 thr, 2 thr: wall clock through m2m_convert() on the "
+	       "in-process device\n  with 1 and 2 threads (median of %d runs)\n",
+	       API_RUNS);
 	printf("Y'CbCr: BT.601 limited range; R'G'B': full range\n");
 	printf("XBGR32 'XR24' is B,G,R,X in memory, as libyuv's ARGB\n");
-	printf("last column: largest byte difference between the outputs\n\n");
+	printf("diff: largest byte difference from the faster peer's output\n\n");
 
-	printf("%-50s %9s %9s %13s %10s\n", "operation [reference]",
-	       "engine ms", "libyuv ms", "engine/libyuv", "max diff");
+	printf("%-28s %-24s %7s %7s %6s %8s %8s %5s %5s\n", "operation",
+	       "faster peer", "engine", "peer", "ratio", "1 thr", "2 thr",
+	       "1/2", "diff");
 	for (i = 0; i < ARRAY_SIZE(operations); i++) {
 		if (!selected(&operations[i], argc, argv))
 			continue;
