@@ -471,17 +471,6 @@ static void time_both(struct bench *b, reference_fn *peer, double *engine_ms,
 	*ratio = median(ratios, RUNS);
 }
 
-/* The frame's bytes as one buffer, as m2m_convert() takes it. */
-static size_t format_bytes(const struct m2m_format *f)
-{
-	size_t total = 0;
-	unsigned int p;
-
-	for (p = 0; p < f->num_planes; p++)
-		total += f->plane_size[p];
-	return total;
-}
-
 static double wall_seconds(void)
 {
 	struct timespec ts;
@@ -539,8 +528,8 @@ static double api_ms(const struct operation *op, unsigned int threads)
 		api_check(m2m_set_control(dev, V4L2_CID_DEINTERLACING_MODE,
 					  VHQV_DEINTERLACE_BLEND),
 			  "deinterlacing");
-	in_size = format_bytes(&in);
-	out_size = format_bytes(&out);
+	in_size = m2m_format_frame_size(&in);
+	out_size = m2m_format_frame_size(&out);
 	src = xaligned_alloc(in_size);
 	dst = xaligned_alloc(out_size);
 	for (i = 0; i < in_size; i++)

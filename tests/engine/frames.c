@@ -234,13 +234,18 @@ void image_fill(struct hqv_image *img, enum pattern pattern, uint32_t seed)
 
 void engine_run(struct hqv_job *job, uint32_t band_rows)
 {
-	void *scratch;
-	uint32_t y;
-
 	cr_assert_eq(hqv_job_prepare(job), 0, "hqv_job_prepare() accepts %s "
 		     "%ux%u to %s %ux%u", job->src.fmt->name, job->src.width,
 		     job->src.height, job->dst.fmt->name, job->dst.width,
 		     job->dst.height);
+	engine_run_prepared(job, band_rows);
+}
+
+void engine_run_prepared(struct hqv_job *job, uint32_t band_rows)
+{
+	void *scratch;
+	uint32_t y;
+
 	scratch = xmalloc(hqv_job_scratch_size(job));
 	for (y = 0; y < job->dst.height; y += band_rows) {
 		uint32_t end = y + band_rows < job->dst.height ?

@@ -56,6 +56,8 @@ void job_free(struct hqv_job *job);
 /* Asserts hqv_job_prepare() accepts the job, then produces the frame in
  * bands of band_rows rows (an even number), one scratch buffer per band. */
 void engine_run(struct hqv_job *job, uint32_t band_rows);
+/* The same for a job already prepared (its plan perhaps changed). */
+void engine_run_prepared(struct hqv_job *job, uint32_t band_rows);
 
 /* Rows per band in the comparisons: even, and not a power of two, so that
  * band edges fall on rows that are not multiples of 4. */

@@ -397,16 +397,7 @@ static void run_case(const struct direct_case *c)
 		job.dst = general;
 		cr_assert_eq(hqv_job_prepare(&job), 0);
 		job.plan.direct = NULL;
-		{
-			void *scratch = malloc(hqv_job_scratch_size(&job));
-			uint32_t y;
-
-			cr_assert_not_null(scratch);
-			for (y = 0; y < dh; y += BAND_ROWS)
-				hqv_job_run(&job, scratch, y,
-					    y + BAND_ROWS < dh ? y + BAND_ROWS : dh);
-			free(scratch);
-		}
+		engine_run_prepared(&job, BAND_ROWS);
 		expect_same_samples(&direct, &general, "%s: direct row versus "
 				    "the general pipeline", what);
 		expect_padding_is(&direct, 0x5a, what);
@@ -415,18 +406,11 @@ static void run_case(const struct direct_case *c)
 	/* The direct row again with the C row functions alone. */
 	{
 		struct hqv_image direct = job.dst;
-		void *scratch;
-		uint32_t y;
 
 		image_fill_byte(&job.dst, 0x5a);
 		cr_assert_eq(hqv_job_prepare(&job), 0);
 		job.plan.isa = HQV_ISA_C;
-		scratch = malloc(hqv_job_scratch_size(&job));
-		cr_assert_not_null(scratch);
-		for (y = 0; y < dh; y += BAND_ROWS)
-			hqv_job_run(&job, scratch, y,
-				    y + BAND_ROWS < dh ? y + BAND_ROWS : dh);
-		free(scratch);
+		engine_run_prepared(&job, BAND_ROWS);
 		expect_same_samples(&direct, &general, "%s: direct row with C "
 				    "row functions versus the general pipeline",
 				    what);

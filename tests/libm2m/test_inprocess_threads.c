@@ -40,16 +40,6 @@ static const struct job jobs[] = {
 	  160, 40, .scaler = VHQV_SCALER_AREA },
 };
 
-static size_t frame_bytes(const struct m2m_format *f)
-{
-	size_t total = 0;
-	unsigned int p;
-
-	for (p = 0; p < f->num_planes; p++)
-		total += f->plane_size[p];
-	return total;
-}
-
 /* The job's output with threads threads, in a buffer of the caller's. */
 static uint8_t *convert(const struct job *j, unsigned int threads,
 			size_t *size)
@@ -77,8 +67,8 @@ static uint8_t *convert(const struct job *j, unsigned int threads,
 	if (j->deinterlace)
 		OK(m2m_set_control(dev, V4L2_CID_DEINTERLACING_MODE,
 				   j->deinterlace));
-	in_size = frame_bytes(&in);
-	*size = frame_bytes(&out);
+	in_size = m2m_format_frame_size(&in);
+	*size = m2m_format_frame_size(&out);
 	src = malloc(in_size);
 	/* Line padding is left as it was: zero, for the comparison. */
 	dst = calloc(1, *size);
