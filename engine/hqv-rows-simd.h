@@ -368,7 +368,7 @@ INLINE vec codes_of(vec lo, vec hi)
 /*
  * R'G'B' to luma codes and chroma eighths: a lane's 16 pixels are picked
  * apart into R, G and B vectors by byte shuffles, as the shuffles above.
- * The flags are constants in each loop (rgb_yuv_rows()).
+ * The flags are constants in each loop (RGB_YUV() below).
  */
 INLINE vec chroma_eighths(vec v, const bool clamp)
 {
@@ -436,24 +436,35 @@ INLINE size_t rgb_yuv_loop(const struct hqv_row_args *a, size_t n,
 	return x;
 }
 
-INLINE size_t rgb_yuv_rows(const struct hqv_row_args *a, size_t n,
-			   const size_t ib)
-{
-	const struct hqv_rgb_yuv *k = a->k;
-
-	if (!k->chroma)
-		return rgb_yuv_loop(a, n, ib, false, false, false);
-	if (k->add)
-		return k->clamp ? rgb_yuv_loop(a, n, ib, true, true, true) :
-				  rgb_yuv_loop(a, n, ib, true, true, false);
-	return k->clamp ? rgb_yuv_loop(a, n, ib, true, false, true) :
-			  rgb_yuv_loop(a, n, ib, true, false, false);
+/*
+ * One function a combination of flags, each with a stack frame of its
+ * own: inlined into one, their spilled vectors passed the kernel's 2 KiB
+ * frame limit under KASAN.
+ */
+#define RGB_YUV_LOOP(ib, name, chroma, add, clamp)			\
+static __attribute__((__noinline__)) size_t			\
+rgb##ib##_yuv_##name(const struct hqv_row_args *a, size_t n)		\
+{									\
+	return rgb_yuv_loop(a, n, ib, chroma, add, clamp);		\
 }
 
 #define RGB_YUV(ib)							\
+RGB_YUV_LOOP(ib, luma, false, false, false)				\
+RGB_YUV_LOOP(ib, add_clamp, true, true, true)				\
+RGB_YUV_LOOP(ib, add, true, true, false)				\
+RGB_YUV_LOOP(ib, clamp, true, false, true)				\
+RGB_YUV_LOOP(ib, set, true, false, false)				\
 size_t ROW(rgb##ib##_yuv)(const struct hqv_row_args *a, size_t n)	\
 {									\
-	return rgb_yuv_rows(a, n, ib);					\
+	const struct hqv_rgb_yuv *k = a->k;				\
+									\
+	if (!k->chroma)							\
+		return rgb##ib##_yuv_luma(a, n);			\
+	if (k->add)							\
+		return k->clamp ? rgb##ib##_yuv_add_clamp(a, n) :	\
+				  rgb##ib##_yuv_add(a, n);		\
+	return k->clamp ? rgb##ib##_yuv_clamp(a, n) :			\
+			  rgb##ib##_yuv_set(a, n);			\
 }
 RGB_YUV(3)
 RGB_YUV(4)
