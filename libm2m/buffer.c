@@ -331,6 +331,11 @@ int m2m_queue_buffer_locked(struct m2m_device *dev, struct m2m_buffer *buf)
 int m2m_queue_buffer(struct m2m_device *dev, struct m2m_buffer *buf)
 {
 	M2M_ENTER(dev);
+	/* m2m_convert()'s buffers may point into memory of a call gone. */
+	if (buf && owns(dev, buf) && dev->queues[buf->queue].for_convert)
+		return m2m_leave(dev, m2m_error(EBUSY, "m2m_queue_buffer: the "
+				 "%s queue's buffers are m2m_convert()'s",
+				 queue_name(buf->queue)));
 	return m2m_leave(dev, m2m_queue_buffer_locked(dev, buf));
 }
 
