@@ -62,9 +62,10 @@ struct scale_state {
 	const uint8_t *sum_row[SUM_ROWS];	/* Cb of its row, or NULL */
 	uint32_t sum_age[SUM_ROWS];	/* sums_made when it was summed */
 	uint32_t sums_made;
-	uint16_t *h[2][3];	/* slots: rows scaled across, per channel */
+	uint16_t *h[2][4];	/* slots: rows scaled across, per channel */
 	uint16_t *l[2][2];	/* chroma of rows y, y + 1 (or the sum), down */
 	uint8_t *c[2];		/* a destination chroma row, Cb and Cr */
+	uint8_t *o[4];		/* an R'G'B' destination row, per channel */
 };
 
 static size_t round32(size_t n)
@@ -95,7 +96,7 @@ static size_t layout(const struct hqv_job *job, struct scale_state *s)
 		for (c = 0; c < 2; c++)
 			TAKE(s->sum[i][c], n);
 	for (i = 0; i < 2; i++)
-		for (c = 0; c < 3; c++)
+		for (c = 0; c < 4; c++)
 			TAKE(s->h[i][c], n);
 	/* One more: chroma_pack()'s right neighbour of an odd last column. */
 	for (i = 0; i < 2; i++)
@@ -103,6 +104,8 @@ static size_t layout(const struct hqv_job *job, struct scale_state *s)
 			TAKE(s->l[i][c], n + 1);
 	for (c = 0; c < 2; c++)
 		TAKE(s->c[c], n);
+	for (c = 0; c < 4; c++)
+		TAKE(s->o[c], n);
 #undef TAKE
 	return at;
 }
@@ -157,15 +160,16 @@ static void make_taps(const struct hqv_job *job, struct taps *t,
 /*
  * Luma bytes in pairs, y[x] and y[x + 1] (taps never pair the last), in
  * 32-bit words: GCC vectorises loads through an index of those, not of
- * 16-bit ones.
+ * 16-bit ones. Samples are step bytes apart (R'G'B': a pixel's bytes).
  */
 static inline __attribute__((always_inline)) void
-luma_pairs(const uint8_t *restrict y, uint32_t *restrict yy, size_t n)
+luma_pairs(const uint8_t *restrict y, const size_t step,
+	   uint32_t *restrict yy, size_t n)
 {
 	size_t x;
 
 	for (x = 0; x + 1 < n; x++)
-		yy[x] = y[x] | y[x + 1] << 8;
+		yy[x] = y[x * step] | y[(x + 1) * step] << 8;
 }
 
 /*
@@ -303,12 +307,95 @@ fill_chroma(const struct hqv_job *job, struct scale_state *s, unsigned int i,
 		chroma_mix(s->sum[a][c], s->sum[b][c], s->h[i][c + 1], n);
 }
 
+/*
+ * R'G'B' (24- and 32-bit pixels of one format): hqv_unpack() makes each
+ * channel, and alpha, a line of code * HQV_ONE as it makes luma, and the
+ * colour step leaves them alone (plan.identity), so each is scaled as
+ * luma is. Channels go through the luma loops two at a time, a pixel's
+ * bytes being step apart.
+ */
+static inline __attribute__((always_inline)) void
+rgb_across(const struct hqv_job *job, struct scale_state *s, unsigned int i,
+	   const uint8_t *p, const size_t step)
+{
+	const uint8_t *o = job->src.fmt->order;
+	const size_t w = job->src.width, n = job->compose.width;
+
+	pairs_of_two(p + o[0], p + o[1], step, s->cc, w);
+	luma_across_two(s->cc, &s->taps[0], s->h[i][0], s->h[i][1], n);
+	if (hqv_format_has_alpha(job->src.fmt)) {
+		pairs_of_two(p + o[2], p + o[3], step, s->cc, w);
+		luma_across_two(s->cc, &s->taps[0], s->h[i][2], s->h[i][3],
+				n);
+	} else {
+		luma_pairs(p + o[2], step, s->yy, w);
+		luma_across(s->yy, &s->taps[0], s->h[i][2], n);
+	}
+}
+
+/* Source row j of the crop, its R'G'B' channels scaled across, into slot i. */
+static inline __attribute__((always_inline)) void
+fill_rgb_slot(const struct hqv_job *job, struct scale_state *s,
+	      unsigned int i, uint32_t j)
+{
+	const uint8_t *p = hqv_row(&job->src, 0, job->crop.top + j);
+
+	/* Constant steps, for the vectoriser. */
+	if (job->src.fmt->bytes_per_group[0] == 3)
+		rgb_across(job, s, i, p, 3);
+	else
+		rgb_across(job, s, i, p, 4);
+}
+
+/*
+ * A destination R'G'B' row from its channels (0-2 R, G, B, 3 alpha): byte
+ * order[c] of a pixel is channel c, a 32-bit pixel's fourth byte alpha,
+ * or 0xff without (pack_rgb()): s->o[3] then holds 0xff throughout.
+ */
+static inline __attribute__((always_inline)) void
+rgb_store(const struct hqv_format *fmt, uint8_t *const o[4],
+	  uint8_t *restrict p, size_t n)
+{
+	const uint8_t *b[4];
+	size_t x;
+
+	b[fmt->order[0]] = o[0];
+	b[fmt->order[1]] = o[1];
+	b[fmt->order[2]] = o[2];
+	if (fmt->bytes_per_group[0] == 4)
+		b[6 - fmt->order[0] - fmt->order[1] - fmt->order[2]] = o[3];
+	if (fmt->bytes_per_group[0] == 3) {
+		const uint8_t *restrict b0 = b[0], *restrict b1 = b[1];
+		const uint8_t *restrict b2 = b[2];
+
+		for (x = 0; x < n; x++) {
+			p[3 * x] = b0[x];
+			p[3 * x + 1] = b1[x];
+			p[3 * x + 2] = b2[x];
+		}
+	} else {
+		const uint8_t *restrict b0 = b[0], *restrict b1 = b[1];
+		const uint8_t *restrict b2 = b[2], *restrict b3 = b[3];
+
+		for (x = 0; x < n; x++) {
+			p[4 * x] = b0[x];
+			p[4 * x + 1] = b1[x];
+			p[4 * x + 2] = b2[x];
+			p[4 * x + 3] = b3[x];
+		}
+	}
+}
+
 /* Source row j of the crop, scaled across, into slot i. */
 static inline __attribute__((always_inline)) void
 fill_slot(const struct hqv_job *job, struct scale_state *s, unsigned int i,
 	  uint32_t j)
 {
-	luma_pairs(hqv_row(&job->src, 0, job->crop.top + j), s->yy,
+	if (job->src.fmt->family == HQV_FAMILY_RGB) {
+		fill_rgb_slot(job, s, i, j);
+		return;
+	}
+	luma_pairs(hqv_row(&job->src, 0, job->crop.top + j), 1, s->yy,
 		   job->src.width);
 	luma_across(s->yy, &s->taps[0], s->h[i][0], job->compose.width);
 	if (job->src.fmt->family != HQV_FAMILY_GREY)
@@ -324,6 +411,13 @@ fill_slots(const struct hqv_job *job, struct scale_state *s, uint32_t j)
 {
 	uint32_t row = job->crop.top + j;
 
+	s->row[0] = j;
+	s->row[1] = j + 1;
+	if (job->src.fmt->family == HQV_FAMILY_RGB) {
+		fill_rgb_slot(job, s, 0, j);
+		fill_rgb_slot(job, s, 1, j + 1);
+		return;
+	}
 	pairs_of_two(hqv_row(&job->src, 0, row), hqv_row(&job->src, 0, row + 1),
 		     1, s->cc, job->src.width);
 	luma_across_two(s->cc, &s->taps[0], s->h[0][0], s->h[1][0],
@@ -332,8 +426,6 @@ fill_slots(const struct hqv_job *job, struct scale_state *s, uint32_t j)
 		fill_chroma(job, s, 0, j);
 		fill_chroma(job, s, 1, j + 1);
 	}
-	s->row[0] = j;
-	s->row[1] = j + 1;
 }
 
 /* Whether a slot holds source row j. */
@@ -460,6 +552,8 @@ bilinear_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 	const struct hqv_plan *p = &job->plan;
 	struct scale_state *s = band->scratch;
 	const bool grey = fmt->family == HQV_FAMILY_GREY;
+	const bool rgb = fmt->family == HQV_FAMILY_RGB;
+	const unsigned int rgb_channels = hqv_format_has_alpha(fmt) ? 4 : 3;
 	const bool vsub = fmt->vsub == 2;
 	const bool average_h = fmt->hsub == 2 && !p->chroma_copy_h;
 	const bool average_v = vsub && !p->chroma_copy_v;
@@ -470,7 +564,9 @@ bilinear_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 	if (band->fresh) {
 		layout(job, s);
 		make_taps(job, &s->taps[0], 1, false, job->src.width);
-		if (!grey)
+		if (rgb)
+			memset(s->o[3], 0xff, n);
+		else if (!grey)
 			make_taps(job, &s->taps[1], fmt->hsub,
 				  !p->chroma_copy_h,
 				  hqv_plane_groups(fmt, 1, job->src.width));
@@ -501,6 +597,13 @@ bilinear_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 			a = slot_of(job, s, j, -1);
 			b = g ? slot_of(job, s, j + 1, a) : a;
 		}
+		if (rgb) {
+			for (c = 0; c < rgb_channels; c++)
+				luma_down(s->h[a][c], s->h[b][c], g, s->o[c],
+					  n);
+			rgb_store(fmt, s->o, hqv_row(&job->dst, 0, yr), n);
+			continue;
+		}
 		luma_down(s->h[a][0], s->h[b][0], g, hqv_row(&job->dst, 0, yr),
 			  n);
 		if (grey || (vsub && r && !average_v))
@@ -517,12 +620,199 @@ bilinear_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 				    s->c[c], n, cw);
 		chroma_store(job, s, yr, cw);
 	}
-	if (grey || !vsub)
+	if (grey || rgb || !vsub)
 		return;
 	for (c = 0; c < 2; c++)
 		chroma_pack(s->l[average_v][c], 1 + average_v, fmt->hsub,
 			    average_h, s->c[c], n, cw);
 	chroma_store(job, s, y / 2, cw);
+}
+
+/*
+ * A direct row for area scaling (docs/engine.md, step 5) of GREY and
+ * R'G'B' images into the same format, with a crop: what the pipeline
+ * computes (hqv-scale.c's area() across each source row it covers, then
+ * hqv.c's area_rows() down), with the same roundings, straight from the
+ * source bytes. Each channel's sample is code * HQV_ONE there, as luma's
+ * is; the colour step leaves them alone (plan.identity). The weights of
+ * each destination column are made once per band.
+ */
+struct area_state {
+	uint32_t *first;	/* per column: its first source pixel */
+	uint32_t *count;	/* the source pixels it covers */
+	uint32_t *offset;	/* where its weights start in weight */
+	uint32_t *total;	/* the sum of its weights */
+	uint32_t *weight;	/* each covered pixel's overlap, in 2^-16 */
+	uint32_t *run[4];	/* a source row's running sums, per channel */
+	uint16_t *h[4];		/* a source row scaled across, per channel */
+	uint32_t *acc[4];	/* a destination row's weighted sum */
+	uint8_t *o[4];		/* a destination row, per channel */
+};
+
+static size_t area_layout(const struct hqv_job *job, struct area_state *s)
+{
+	size_t n = job->compose.width, w = job->crop.width, at, c;
+	uint8_t *base = (uint8_t *)s;
+
+#define TAKE(ptr, count) do {						\
+		if (s)							\
+			(ptr) = (void *)(base + at);			\
+		at += round32((count) * sizeof(*(ptr)));		\
+	} while (0)
+
+	at = round32(sizeof(*s));
+	TAKE(s->first, n);
+	TAKE(s->count, n);
+	TAKE(s->offset, n);
+	TAKE(s->total, n);
+	/* A column covers at most the pixels it starts, ends and spans. */
+	TAKE(s->weight, w + 2 * n);
+	for (c = 0; c < 4; c++) {
+		TAKE(s->run[c], w + 1);
+		TAKE(s->h[c], n);
+		TAKE(s->acc[c], n);
+		TAKE(s->o[c], n);
+	}
+#undef TAKE
+	return at;
+}
+
+/* Each destination column's source pixels and weights, as area() has them. */
+static void area_columns(const struct hqv_job *job, struct area_state *s)
+{
+	const uint64_t step = job->plan.step_x;
+	const uint64_t last = (uint64_t)job->crop.width << 32;
+	uint64_t start = 0;
+	uint32_t d, at = 0;
+
+	for (d = 0; d < job->compose.width; d++, start += step) {
+		uint64_t end = start + step < last ? start + step : last;
+		uint32_t i, total = 0;
+
+		s->first[d] = start >> 32;
+		s->offset[d] = at;
+		for (i = start >> 32; ((uint64_t)i << 32) < end; i++) {
+			uint64_t lo = (uint64_t)i << 32, hi = lo + ONE32;
+			uint32_t w = ((hi < end ? hi : end) -
+				      (lo > start ? lo : start)) >> 16;
+
+			s->weight[at++] = w;
+			total += w;
+		}
+		s->count[d] = at - s->offset[d];
+		s->total[d] = total;
+	}
+}
+
+/*
+ * Source row j of the crop scaled across, each of its channels (bytes
+ * order[c] of step-byte pixels) a mean of the pixels each column covers.
+ * A column's inner pixels are covered whole (weight 65536), so their sum
+ * is a difference of the row's running sums; only its first and last
+ * pixel weigh less.
+ */
+static inline __attribute__((always_inline)) void
+area_across(const struct hqv_job *job, struct area_state *s, const uint8_t *p,
+	    const size_t step, const unsigned int channels, const uint8_t *o)
+{
+	const uint32_t *restrict weight = s->weight;
+	const uint32_t w = job->crop.width;
+	uint32_t d, x, run[4] = { 0, 0, 0, 0 };
+	unsigned int c;
+
+	for (x = 0; x < w; x++) {
+		for (c = 0; c < channels; c++) {
+			s->run[c][x] = run[c];
+			run[c] += p[x * step + o[c]];
+		}
+	}
+	for (c = 0; c < channels; c++)
+		s->run[c][w] = run[c];
+	for (d = 0; d < job->compose.width; d++) {
+		const uint32_t a = s->first[d], count = s->count[d];
+		const uint32_t *wk = weight + s->offset[d];
+		const uint32_t total = s->total[d];
+
+		for (c = 0; c < channels; c++) {
+			const uint32_t *restrict sums = s->run[c];
+			uint64_t sum = (uint64_t)wk[0] * p[a * step + o[c]];
+
+			if (count >= 2)
+				sum += (uint64_t)wk[count - 1] *
+				       p[(a + count - 1) * step + o[c]];
+			if (count >= 3)
+				sum += (uint64_t)(sums[a + count - 1] -
+						  sums[a + 1]) << 16;
+			s->h[c][d] = hqv_div_s64(sum * HQV_ONE + total / 2,
+						 total);
+		}
+	}
+}
+
+static HQV_ROW_CLONES void
+area_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
+{
+	static const uint8_t grey_order[4] = { 0, 0, 0, 0 };
+	const struct hqv_format *fmt = job->dst.fmt;
+	const struct hqv_plan *p = &job->plan;
+	struct area_state *s = band->scratch;
+	const bool grey = fmt->family == HQV_FAMILY_GREY;
+	const unsigned int channels = grey ? 1 :
+				      hqv_format_has_alpha(fmt) ? 4 : 3;
+	const size_t bpp = fmt->bytes_per_group[0], n = job->compose.width;
+	const uint8_t *order = grey ? grey_order : fmt->order;
+	const uint64_t last = (uint64_t)p->oriented_height << 32;
+	uint32_t r, c, x;
+
+	if (band->fresh) {
+		area_layout(job, s);
+		area_columns(job, s);
+		memset(s->o[3], 0xff, n);
+		band->fresh = false;
+	}
+
+	for (r = 0; r < 2; r++) {
+		uint64_t start = (uint64_t)(y + r) * p->step_y;
+		uint64_t end = start + p->step_y, done = 0;
+		uint64_t span = (end < last ? end : last) - start;
+		uint32_t i, given = 0;
+
+		if (end > last)
+			end = last;
+		for (c = 0; c < channels; c++)
+			memset(s->acc[c], 0, n * sizeof(uint32_t));
+		for (i = start >> 32; ((uint64_t)i << 32) < end; i++) {
+			uint64_t lo = (uint64_t)i << 32, hi = lo + ONE32;
+			const uint8_t *row = hqv_row(&job->src, 0,
+						     job->crop.top + i) +
+					     (size_t)job->crop.left * bpp;
+			uint32_t w;
+
+			done += (hi < end ? hi : end) - (lo > start ? lo : start);
+			w = hqv_div_s64(done << 16, span) - given;
+			given += w;
+			/* Constant steps and channels, for the compiler. */
+			if (channels == 1)
+				area_across(job, s, row, 1, 1, order);
+			else if (bpp == 3)
+				area_across(job, s, row, 3, 3, order);
+			else if (channels == 3)
+				area_across(job, s, row, 4, 3, order);
+			else
+				area_across(job, s, row, 4, 4, order);
+			for (c = 0; c < channels; c++)
+				for (x = 0; x < n; x++)
+					s->acc[c][x] += w * s->h[c][x];
+		}
+		for (c = 0; c < channels; c++)
+			for (x = 0; x < n; x++)
+				s->o[c][x] = (((s->acc[c][x] + 32768) >> 16) +
+					      HQV_ONE / 2) >> HQV_FRAC_BITS;
+		if (grey)
+			memcpy(hqv_row(&job->dst, 0, y + r), s->o[0], n);
+		else
+			rgb_store(fmt, s->o, hqv_row(&job->dst, 0, y + r), n);
+	}
 }
 
 static hqv_direct_fn *scale_find(const struct hqv_job *job, size_t *scratch)
@@ -531,13 +821,19 @@ static hqv_direct_fn *scale_find(const struct hqv_job *job, size_t *scratch)
 
 	if (job->src.field != HQV_FIELD_NONE || job->rotation ||
 	    job->hflip || job->vflip || s != job->dst.fmt ||
-	    !job->plan.identity || job->scaler != HQV_SCALER_BILINEAR ||
-	    job->compose.left || job->compose.top ||
+	    !job->plan.identity || job->compose.left || job->compose.top ||
 	    job->compose.width != job->dst.width ||
 	    job->compose.height != job->dst.height)
 		return NULL;
+	if (job->scaler == HQV_SCALER_AREA &&
+	    (s->family == HQV_FAMILY_GREY || s->family == HQV_FAMILY_RGB)) {
+		*scratch = area_layout(job, NULL);
+		return area_pair;
+	}
+	if (job->scaler != HQV_SCALER_BILINEAR)
+		return NULL;
 	if (s->family != HQV_FAMILY_GREY && s->family != HQV_FAMILY_PLANAR &&
-	    s->family != HQV_FAMILY_SEMIPLANAR)
+	    s->family != HQV_FAMILY_SEMIPLANAR && s->family != HQV_FAMILY_RGB)
 		return NULL;
 	/* Taps pair a sample with its right neighbour: two per row. */
 	if (hqv_plane_groups(s, 1, job->src.width) < 2)

@@ -56,6 +56,9 @@ struct direct_case {
 	TURN(s, d, w, h, 0, true, false), \
 	TURN(s, d, w, h, 0, false, true), \
 	TURN(s, d, w, h, 0, true, true)
+/* Area scaling within one format. */
+#define AREA(f, w, h, dw, dh) { .src = f, .dst = f, .width = w, .height = h, \
+	.dst_width = dw, .dst_height = dh, .scaler = HQV_SCALER_AREA }
 /* Bilinear scaling within one format. */
 #define SCALE(f, w, h, dw, dh) { .src = f, .dst = f, .width = w, .height = h, \
 	.dst_width = dw, .dst_height = dh, .scaler = HQV_SCALER_BILINEAR }
@@ -180,6 +183,27 @@ static const struct direct_case cases[] = {
 	SCALE("NV12M", 38, 12, 26, 10),
 	SCALE("GREY", 38, 12, 26, 10),
 	SCALE("GREY", 26, 10, 38, 14),
+	SCALE("RGB24", 38, 12, 26, 10),
+	SCALE("BGR24", 26, 10, 38, 14),
+	SCALE("XBGR32", 38, 12, 22, 30),
+	SCALE("ARGB32", 38, 12, 54, 8),
+	SCALE("RGBA32", 26, 10, 26, 13),
+	SCALE("RGB24", 1920, 1080, 1366, 768),
+	SCALE("RGB24", 1920, 16, 160, 12),
+	/* Area scaling of GREY and R'G'B': down, up, uneven, with crops. */
+	AREA("RGB24", 38, 12, 26, 10),
+	AREA("BGR24", 26, 10, 38, 14),
+	AREA("XBGR32", 38, 12, 22, 30),
+	AREA("ARGB32", 38, 12, 5, 3),
+	AREA("GREY", 38, 12, 7, 5),
+	AREA("GREY", 26, 10, 38, 13),
+	AREA("RGB24", 1920, 1080, 160, 120),
+	AREA("RGB24", 1920, 1080, 1366, 768),
+	AREA("XRGB32", 1000, 62, 17, 9),
+	{ "RGB24", "RGB24", 38, 12, 9, 5, .scaler = HQV_SCALER_AREA,
+	  .crop = { 3, 1, 29, 9 } },
+	{ "GREY", "GREY", 38, 12, 40, 14, .scaler = HQV_SCALER_AREA,
+	  .crop = { 5, 1, 31, 9 } },
 	SCALE("YUV420", 4, 2, 26, 10),
 	SCALE("NV12", 38, 12, 2, 2),
 	SCALE("YUV420", 1920, 16, 1280, 12),
@@ -200,6 +224,10 @@ static const struct direct_case cases[] = {
 	{ "YUV420", "YUV420", 38, 12, 34, 10, .scaler = HQV_SCALER_BILINEAR,
 	  .crop = { 1, 3, 35, 7 } },
 	{ "GREY", "GREY", 38, 12, 40, 14, .scaler = HQV_SCALER_BILINEAR,
+	  .crop = { 5, 1, 31, 9 } },
+	{ "RGB24", "RGB24", 38, 12, 26, 10, .scaler = HQV_SCALER_BILINEAR,
+	  .crop = { 3, 1, 29, 9 } },
+	{ "XRGB32", "XRGB32", 38, 12, 40, 14, .scaler = HQV_SCALER_BILINEAR,
 	  .crop = { 5, 1, 31, 9 } },
 	/* Blend deinterlacing, each field order. */
 	BLEND("YUYV", 38, 12), BLEND("UYVY", 38, 12), BLEND("NV12", 38, 12),
