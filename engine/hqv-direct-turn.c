@@ -803,6 +803,17 @@ TURN_420(turn_planar_to_planar, 1, 1)
  * neighbouring pixels of each source row, which share its cache line.
  * Flips alone take the flip rows (hqv-direct-flip.c).
  */
+/* Whether each output byte is its input byte's, or filled. */
+static bool in_place(const uint8_t map[4])
+{
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		if (map[i] != i && map[i] != HQV_SHUFFLE_FILL)
+			return false;
+	return true;
+}
+
 static inline __attribute__((always_inline)) void
 turn_rgb_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 	      const size_t ib, const size_t ob)
@@ -829,6 +840,32 @@ turn_rgb_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 	       (ptrdiff_t)p->di_x * (ptrdiff_t)ib;
 	next = (ptrdiff_t)p->dj_y * job->src.bytesperline[0] +
 	       (ptrdiff_t)p->dj_x * (ptrdiff_t)ib;
+	/*
+	 * 32-bit pixels whose bytes stay in place, a padding byte filled:
+	 * a word each, masked (rotating XBGR32, ARGB32 and their kind).
+	 */
+	if (ib == 4 && ob == 4 && in_place(map)) {
+		uint8_t keep_b[4], fill_b[4];
+		uint32_t keep, fills, a, b;
+
+		for (i = 0; i < 4; i++) {
+			bool filled = map[i] == HQV_SHUFFLE_FILL;
+
+			keep_b[i] = filled ? 0 : 0xff;
+			fill_b[i] = filled ? fill : 0;
+		}
+		memcpy(&keep, keep_b, 4);
+		memcpy(&fills, fill_b, 4);
+		for (x = 0; x < w; x++, src += step) {
+			memcpy(&a, src, 4);
+			memcpy(&b, src + next, 4);
+			a = (a & keep) | fills;
+			b = (b & keep) | fills;
+			memcpy(o0 + 4 * x, &a, 4);
+			memcpy(o1 + 4 * x, &b, 4);
+		}
+		return;
+	}
 	for (x = 0; x < w; x++, src += step)
 		for (i = 0; i < ob; i++) {
 			bool filled = map[i] == HQV_SHUFFLE_FILL;

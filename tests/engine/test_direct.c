@@ -114,6 +114,8 @@ static const struct direct_case cases[] = {
 	TURNS("RGB24", "RGB24", 38, 12),
 	TURNS("RGB24", "BGR24", 45, 7),
 	TURNS("XBGR32", "XBGR32", 38, 12),
+	TURNS("ARGB32", "ARGB32", 45, 7),
+	TURNS("RGBX32", "RGBX32", 7, 45),
 	TURNS("ARGB32", "RGB24", 45, 7),
 	TURNS("BGR24", "RGBA32", 45, 7),
 	TURNS("XRGB32", "ABGR32", 1921, 3),
