@@ -73,17 +73,21 @@ static size_t round32(size_t n)
 	return (n + 31) & ~(size_t)31;
 }
 
-/* Carves the state's arrays out of the scratch memory after it. */
-static size_t layout(const struct hqv_job *job, struct scale_state *s)
-{
-	size_t n = job->compose.width, w = job->src.width, at, i, c;
-	uint8_t *base = (uint8_t *)s;
-
+/*
+ * A layout's next array: ptr, count elements at offset at of base (when
+ * s, the state, is not NULL: a NULL s only counts the bytes).
+ */
 #define TAKE(ptr, count) do {						\
 		if (s)							\
 			(ptr) = (void *)(base + at);			\
 		at += round32((count) * sizeof(*(ptr)));		\
 	} while (0)
+
+/* Carves the state's arrays out of the scratch memory after it. */
+static size_t layout(const struct hqv_job *job, struct scale_state *s)
+{
+	size_t n = job->compose.width, w = job->src.width, at, i, c;
+	uint8_t *base = (uint8_t *)s;
 
 	at = round32(sizeof(*s));
 	for (i = 0; i < 2; i++) {
@@ -106,7 +110,6 @@ static size_t layout(const struct hqv_job *job, struct scale_state *s)
 		TAKE(s->c[c], n);
 	for (c = 0; c < 4; c++)
 		TAKE(s->o[c], n);
-#undef TAKE
 	return at;
 }
 
@@ -654,12 +657,6 @@ static size_t area_layout(const struct hqv_job *job, struct area_state *s)
 	size_t n = job->compose.width, w = job->crop.width, at, c;
 	uint8_t *base = (uint8_t *)s;
 
-#define TAKE(ptr, count) do {						\
-		if (s)							\
-			(ptr) = (void *)(base + at);			\
-		at += round32((count) * sizeof(*(ptr)));		\
-	} while (0)
-
 	at = round32(sizeof(*s));
 	TAKE(s->first, n);
 	TAKE(s->count, n);
@@ -673,7 +670,6 @@ static size_t area_layout(const struct hqv_job *job, struct area_state *s)
 		TAKE(s->acc[c], n);
 		TAKE(s->o[c], n);
 	}
-#undef TAKE
 	return at;
 }
 
