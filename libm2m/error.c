@@ -18,6 +18,12 @@ static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static m2m_log_fn log_fn;
 static enum m2m_log_level log_max_level;
 static void *log_payload;
+/*
+ * The most detailed level a callback takes, -1 with none, read without
+ * the lock: messages no one takes (every ioctl's at M2M_LOG_DEBUG) are
+ * not formatted.
+ */
+static int log_wanted = -1;
 
 const char *m2m_last_error(void)
 {
@@ -31,6 +37,8 @@ void m2m_set_log_callback(m2m_log_fn fn, enum m2m_log_level max_level,
 	log_fn = fn;
 	log_max_level = max_level;
 	log_payload = payload;
+	__atomic_store_n(&log_wanted, fn ? (int)max_level : -1,
+			 __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&log_lock);
 }
 
@@ -52,6 +60,8 @@ void m2m_log(enum m2m_log_level level, const char *fmt, ...)
 	char message[256];
 	va_list ap;
 
+	if ((int)level > __atomic_load_n(&log_wanted, __ATOMIC_RELAXED))
+		return;
 	va_start(ap, fmt);
 	vsnprintf(message, sizeof(message), fmt, ap);
 	va_end(ap);
