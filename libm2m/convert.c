@@ -106,6 +106,9 @@ static int convert(struct m2m_device *dev, void *dst, size_t dst_size,
 		out->length[p] = n;
 		offset += n;
 	}
+	/* The in-process device: this thread runs the job as it waits. */
+	if (in_place(dev))
+		m2m_inprocess_hold(dev->fd, true);
 	ret = m2m_queue_buffer_locked(dev, in);
 	if (ret == 0)
 		ret = m2m_queue_buffer_locked(dev, out);
@@ -119,6 +122,8 @@ static int convert(struct m2m_device *dev, void *dst, size_t dst_size,
 		ret = m2m_dequeue_buffer_locked(dev, &done, M2M_QUEUE_OUTPUT,
 						CONVERT_TIMEOUT_MS,
 						M2M_WAIT_LOCKED);
+	if (in_place(dev))
+		m2m_inprocess_hold(dev->fd, false);
 	if (ret < 0) {
 		/* Freeing stops streaming, which returns what the device
 		 * still holds; the next call starts afresh. */

@@ -21,6 +21,7 @@
 #ifndef M2M_TRANSPORT_H
 #define M2M_TRANSPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,5 +65,11 @@ extern const struct m2m_transport m2m_transport_inprocess;
  * online CPU), for a device just opened, before its first job.
  */
 int m2m_inprocess_threads(int fd, unsigned int threads);
+/*
+ * The caller is about to queue buffers and wait for their job (hold
+ * true), or is done (false): the in-process device leaves the job to the
+ * caller's wait rather than wake its worker thread for it. m2m_convert()'s.
+ */
+int m2m_inprocess_hold(int fd, bool hold);
 
 #endif /* M2M_TRANSPORT_H */

@@ -654,7 +654,8 @@ int ip_dqbuf(struct ip_ctx *ctx, struct v4l2_buffer *b)
 		/* Closed by another thread while waiting. */
 		if (ctx->closing)
 			return -EBADF;
-		pthread_cond_wait(&ctx->changed, &ctx->lock);
+		if (!ip_run_ready_job(ctx))
+			ip_wait(ctx, NULL);
 	}
 	buf = &q->bufs[q->done[0]];
 	if (!b->m.planes || b->length < buf->num_planes)

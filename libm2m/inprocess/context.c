@@ -98,6 +98,7 @@ void ip_changed(struct ip_ctx *ctx)
 	uint64_t v = 1;
 
 	pthread_cond_broadcast(&ctx->changed);
+	ip_kick_worker(ctx);
 	if (ready == ctx->signalled)
 		return;
 	/* A nonblocking eventfd with a counter of 0 or 1 cannot fail here. */
@@ -110,6 +111,7 @@ void ip_changed(struct ip_ctx *ctx)
 static void ctx_free(struct ip_ctx *ctx)
 {
 	ip_buffers_free(ctx);
+	pthread_cond_destroy(&ctx->work);
 	pthread_cond_destroy(&ctx->changed);
 	pthread_mutex_destroy(&ctx->lock);
 	free(ctx->prev_buf);
@@ -142,6 +144,7 @@ static int ip_open(const char *path, int flags)
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&ctx->changed, &attr);
 	pthread_condattr_destroy(&attr);
+	pthread_cond_init(&ctx->work, NULL);
 	vhqv_config_init(&ctx->cfg);
 	ip_ctrls_init(ctx);
 	ctx->q[VHQV_SRC].type = V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE;
@@ -318,12 +321,12 @@ static int ip_poll(int fd, short events, short *revents, int timeout_ms)
 		deadline_after(&deadline, timeout_ms);
 	pthread_mutex_lock(&ctx->lock);
 	while (!(*revents = poll_revents(ctx, events)) && timeout_ms &&
-	       err != ETIMEDOUT && !ctx->closing) {
-		if (timeout_ms < 0)
-			pthread_cond_wait(&ctx->changed, &ctx->lock);
-		else
-			err = pthread_cond_timedwait(&ctx->changed, &ctx->lock,
-						     &deadline);
+	       !ctx->closing) {
+		if (ip_run_ready_job(ctx))
+			continue;
+		if (err == ETIMEDOUT)
+			break;
+		err = ip_wait(ctx, timeout_ms < 0 ? NULL : &deadline);
 	}
 	cancelled = ctx->closing;
 	pthread_mutex_unlock(&ctx->lock);
@@ -365,6 +368,24 @@ int m2m_inprocess_threads(int fd, unsigned int threads)
 	ip_pool_free(&ctx->pool);
 	memset(&ctx->pool, 0, sizeof(ctx->pool));
 	ip_pool_init(&ctx->pool, threads);
+	context_put(ctx);
+	return 0;
+}
+
+int m2m_inprocess_hold(int fd, bool hold)
+{
+	struct ip_ctx *ctx = context_get(fd);
+
+	if (!ctx)
+		return fail(EBADF);
+	pthread_mutex_lock(&ctx->lock);
+	if (hold) {
+		ctx->waiters++;
+	} else {
+		ctx->waiters--;
+		ip_kick_worker(ctx);
+	}
+	pthread_mutex_unlock(&ctx->lock);
 	context_put(ctx);
 	return 0;
 }

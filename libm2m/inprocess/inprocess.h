@@ -43,6 +43,12 @@
 #define IP_BAND_ROWS		32
 /* Threads a frame's bands run on at most (struct m2m_open_options). */
 #define IP_MAX_THREADS		64
+/*
+ * A frame takes one more thread for each this many pixels (the larger of
+ * its source and its result): about a quarter of a millisecond of the
+ * slower rows' work, so that waking a helper pays (pool.c).
+ */
+#define IP_PIXELS_PER_THREAD	(256u * 1024)
 #define IP_MAX_SUBS		32
 #define IP_MAX_EVENTS		128
 
@@ -126,10 +132,13 @@ struct ip_pool {
 	bool started;
 	unsigned int n_helpers;
 	struct ip_helper helpers[IP_MAX_THREADS - 1];
-	/* Under lock: a new job for the helpers, those still on it. */
+	/*
+	 * Under lock: helpers yet to take the job (each takes one ticket),
+	 * and those that took it and are still on it.
+	 */
 	pthread_mutex_t lock;
 	pthread_cond_t start, done;
-	unsigned int generation, busy;
+	unsigned int tickets, busy;
 	bool quit;
 	/* The job, set before the helpers start on it. */
 	const struct hqv_job *job;
@@ -147,8 +156,15 @@ struct ip_ctx {
 	bool nonblock;
 	bool signalled;		/* the eventfd is readable */
 	pthread_mutex_t lock;
-	/* Any change of state: the worker, DQBUF and poll() wait on it. */
+	/*
+	 * Any change of state: DQBUF and poll() wait on it, running a ready
+	 * job first (run.c). waiters: threads that will run a ready job
+	 * themselves, those waiting and m2m_convert()'s (m2m_inprocess_hold()).
+	 */
 	pthread_cond_t changed;
+	unsigned int waiters;
+	/* A job is ready and no one waits to run it: the worker's. */
+	pthread_cond_t work;
 	pthread_t worker;
 	bool quit;
 	/* Being closed, or interrupted: waits end (context.c). */
@@ -266,6 +282,12 @@ void ip_send_ctrl_event(struct ip_ctx *ctx, unsigned int index,
 /* run.c */
 int ip_worker_start(struct ip_ctx *ctx);
 void ip_worker_stop(struct ip_ctx *ctx);
+/* A thread about to wait runs the job that is ready, if any: true if so. */
+bool ip_run_ready_job(struct ip_ctx *ctx);
+/* Wait on changed as a waiter that runs jobs (run.c); timedwait's result. */
+int ip_wait(struct ip_ctx *ctx, const struct timespec *deadline);
+/* A job is ready that no waiter will run: wake the worker. */
+void ip_kick_worker(struct ip_ctx *ctx);
 int ip_change_capture(struct ip_ctx *ctx, const struct vhqv_config *next);
 int ip_encoder_cmd(struct ip_ctx *ctx, unsigned long request,
 		   struct v4l2_encoder_cmd *ec);

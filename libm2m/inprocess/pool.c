@@ -3,9 +3,11 @@
  * The in-process device's band pool: a context's worker splits each frame
  * into bands of IP_BAND_ROWS rows (engine/hqv.h, hqv_job_run()) and runs
  * them with the pool's helper threads, each band taken by whichever
- * thread is free next, each thread with its own scratch memory. Helpers
- * start with the first frame that has bands for them, and a frame with
- * one band runs on the worker alone, so small frames pay no wake-up.
+ * thread is free next, each thread with its own scratch memory. A frame
+ * takes one thread per IP_PIXELS_PER_THREAD pixels it reads or writes, so
+ * that a helper is woken only for work that outweighs its wake-up (tens of
+ * microseconds when its core sleeps), and small frames run on the calling
+ * thread alone. Helpers start with the first frame that wants them.
  */
 #include <stdlib.h>
 #include <unistd.h>
@@ -46,15 +48,14 @@ static void *helper(void *arg)
 {
 	struct ip_helper *h = arg;
 	struct ip_pool *pool = h->pool;
-	unsigned int seen = 0;
 
 	pthread_mutex_lock(&pool->lock);
 	for (;;) {
-		while (pool->generation == seen && !pool->quit)
+		while (!pool->tickets && !pool->quit)
 			pthread_cond_wait(&pool->start, &pool->lock);
 		if (pool->quit)
 			break;
-		seen = pool->generation;
+		pool->tickets--;
 		pthread_mutex_unlock(&pool->lock);
 		if (ip_reserve(&h->scratch, &h->scratch_size,
 			       pool->scratch_size))
@@ -95,12 +96,27 @@ static void pool_start(struct ip_pool *pool)
 	}
 }
 
+/* Helpers worth waking for a job (above): fewer than bands and threads. */
+static unsigned int helpers_for(const struct ip_pool *pool,
+				const struct hqv_job *job, uint32_t bands)
+{
+	uint64_t src = (uint64_t)job->src.width * job->src.height;
+	uint64_t dst = (uint64_t)job->dst.width * job->dst.height;
+	uint64_t threads = (src > dst ? src : dst) / IP_PIXELS_PER_THREAD;
+
+	if (threads > bands)
+		threads = bands;
+	if (threads > pool->threads)
+		threads = pool->threads;
+	return threads > 1 ? (unsigned int)threads - 1 : 0;
+}
+
 bool ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
 		 void **scratch, size_t *scratch_size, const bool *aborting)
 {
 	size_t need = hqv_job_scratch_size(job);
 	uint32_t bands = (job->dst.height + IP_BAND_ROWS - 1) / IP_BAND_ROWS;
-	unsigned int helpers;
+	unsigned int helpers = helpers_for(pool, job, bands);
 
 	if (!ip_reserve(scratch, scratch_size, need))
 		return false;
@@ -110,19 +126,26 @@ bool ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
 	pool->aborting = aborting;
 	pool->aborted = false;
 	pool->scratch_size = need;
-	if (bands > 1 && pool->threads > 1 && !pool->started)
+	if (helpers && !pool->started)
 		pool_start(pool);
-	helpers = bands > 1 ? pool->n_helpers : 0;
+	if (helpers > pool->n_helpers)
+		helpers = pool->n_helpers;
 	if (helpers) {
 		pthread_mutex_lock(&pool->lock);
 		pool->busy = helpers;
-		pool->generation++;
-		pthread_cond_broadcast(&pool->start);
+		pool->tickets = helpers;
+		if (helpers == 1)
+			pthread_cond_signal(&pool->start);
+		else
+			pthread_cond_broadcast(&pool->start);
 		pthread_mutex_unlock(&pool->lock);
 	}
 	run_bands(pool, *scratch);
 	if (helpers) {
+		/* Helpers not awake yet would find no band left: not waited for. */
 		pthread_mutex_lock(&pool->lock);
+		pool->busy -= pool->tickets;
+		pool->tickets = 0;
 		while (pool->busy)
 			pthread_cond_wait(&pool->done, &pool->lock);
 		pthread_mutex_unlock(&pool->lock);

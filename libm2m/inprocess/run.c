@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The in-process device's jobs: a worker thread per context takes one
- * OUTPUT and one CAPTURE buffer when both queues stream and have buffers
- * ready, as v4l2-mem2mem schedules vhqv, and runs the engine on them in
- * bands of IP_BAND_ROWS rows across its band pool (pool.c), checking for
- * an abort between bands. The
- * job is engine/hqv-v4l2.c's, as in vhqv-run.c.
+ * The in-process device's jobs: one OUTPUT and one CAPTURE buffer are
+ * taken when both queues stream and have buffers ready, as v4l2-mem2mem
+ * schedules vhqv, by the context's worker thread or by a thread waiting
+ * for them (below), which runs the engine on them in bands of
+ * IP_BAND_ROWS rows across its band pool (pool.c), checking for an abort
+ * between bands. The job is engine/hqv-v4l2.c's, as in vhqv-run.c.
  *
  * Also here, as vhqv and v4l2-mem2mem have them: draining (ENC_CMD STOP,
  * V4L2_BUF_FLAG_LAST, EOS) and geometry changes while CAPTURE streams
@@ -190,12 +190,18 @@ int ip_encoder_cmd(struct ip_ctx *ctx, unsigned long request,
 }
 
 /*
- * The worker
+ * Jobs: the worker's, and a waiter's. A thread that would wait in DQBUF
+ * or poll() runs a ready job itself (ip_run_ready_job()), so that a call
+ * such as m2m_convert() that queues both buffers and waits for them costs
+ * no switch to the worker and back; the worker runs the jobs nobody waits
+ * for in the library (a client polling the eventfd itself). Whoever takes
+ * the lock first runs the job; job_running keeps it to one.
  */
 
 static bool job_ready(const struct ip_ctx *ctx)
 {
-	return ctx->q[VHQV_SRC].streaming && ctx->q[VHQV_DST].streaming &&
+	return !ctx->job_running &&
+	       ctx->q[VHQV_SRC].streaming && ctx->q[VHQV_DST].streaming &&
 	       ctx->q[VHQV_SRC].n_ready && ctx->q[VHQV_DST].n_ready &&
 	       vhqv_flow_may_run(&ctx->flow);
 }
@@ -296,17 +302,44 @@ static void run_job(struct ip_ctx *ctx)
 	ip_changed(ctx);
 }
 
+bool ip_run_ready_job(struct ip_ctx *ctx)
+{
+	if (!job_ready(ctx))
+		return false;
+	run_job(ctx);
+	return true;
+}
+
+int ip_wait(struct ip_ctx *ctx, const struct timespec *deadline)
+{
+	int err = 0;
+
+	ctx->waiters++;
+	if (deadline)
+		err = pthread_cond_timedwait(&ctx->changed, &ctx->lock,
+					     deadline);
+	else
+		pthread_cond_wait(&ctx->changed, &ctx->lock);
+	ctx->waiters--;
+	/* Leaving with a job ready that the others may not see. */
+	ip_kick_worker(ctx);
+	return err;
+}
+
+void ip_kick_worker(struct ip_ctx *ctx)
+{
+	if (!ctx->waiters && job_ready(ctx))
+		pthread_cond_signal(&ctx->work);
+}
+
 static void *worker(void *arg)
 {
 	struct ip_ctx *ctx = arg;
 
 	pthread_mutex_lock(&ctx->lock);
-	while (!ctx->quit) {
-		if (job_ready(ctx))
-			run_job(ctx);
-		else
-			pthread_cond_wait(&ctx->changed, &ctx->lock);
-	}
+	while (!ctx->quit)
+		if (!ip_run_ready_job(ctx))
+			pthread_cond_wait(&ctx->work, &ctx->lock);
 	pthread_mutex_unlock(&ctx->lock);
 	return NULL;
 }
@@ -320,7 +353,7 @@ void ip_worker_stop(struct ip_ctx *ctx)
 {
 	pthread_mutex_lock(&ctx->lock);
 	ctx->quit = true;
-	pthread_cond_broadcast(&ctx->changed);
+	pthread_cond_signal(&ctx->work);
 	pthread_mutex_unlock(&ctx->lock);
 	pthread_join(ctx->worker, NULL);
 }

@@ -26,17 +26,21 @@ struct job {
 	int32_t rotate, hflip, scaler, deinterlace;
 };
 
+/*
+ * Each frame is large enough (pool.c: IP_PIXELS_PER_THREAD) to be split
+ * across every thread count below, or across as many as it has bands.
+ */
 static const struct job jobs[] = {
-	{ "RGB24 -> NV12, hflip", "RGB24", "NV12", 640, 480, 640, 480,
+	{ "RGB24 -> NV12, hflip", "RGB24", "NV12", 1280, 720, 1280, 720,
 	  .hflip = 1 },
 	{ "NV12 -> RGB24 bilinear", "NV12", "RGB24", 1280, 720, 1920, 1080,
 	  .scaler = VHQV_SCALER_BILINEAR },
-	{ "RGB24 -> YUV420 turned, odd", "RGB24", "YUV420", 451, 427, 427,
-	  451, .rotate = 90 },
-	{ "YUYV blend", "YUYV", "YUYV", 720, 576, 720, 576,
+	{ "RGB24 -> YUV420 turned, odd", "RGB24", "YUV420", 1281, 721, 721,
+	  1281, .rotate = 90 },
+	{ "YUYV blend", "YUYV", "YUYV", 1920, 1080, 1920, 1080,
 	  .field = V4L2_FIELD_INTERLACED_TB,
 	  .deinterlace = VHQV_DEINTERLACE_BLEND },
-	{ "RGB24 area, fewer bands than threads", "RGB24", "RGB24", 640, 480,
+	{ "RGB24 area, fewer bands than threads", "RGB24", "RGB24", 2560, 1440,
 	  160, 40, .scaler = VHQV_SCALER_AREA },
 };
 
