@@ -2,8 +2,10 @@
 /*
  * The in-process device's transport table: open() makes a context (as
  * opening a video node does), and the rest find it by the handle open()
- * returned. The handle is an eventfd kept readable exactly while poll()
- * would report something, so it is wait_fd() too.
+ * returned. The handle is an eventfd, wait_fd() too: once wait_fd() has
+ * handed it out, it is kept readable exactly while poll() would report
+ * something (before, no one can wait on it, and a frame costs no
+ * eventfd read and write).
  */
 #include <errno.h>
 #include <poll.h>
@@ -94,11 +96,14 @@ short ip_poll_mask(const struct ip_ctx *ctx)
 
 void ip_changed(struct ip_ctx *ctx)
 {
-	bool ready = ip_poll_mask(ctx) != 0;
 	uint64_t v = 1;
+	bool ready;
 
 	pthread_cond_broadcast(&ctx->changed);
 	ip_kick_worker(ctx);
+	if (!ctx->fd_watched)
+		return;
+	ready = ip_poll_mask(ctx) != 0;
 	if (ready == ctx->signalled)
 		return;
 	/* A nonblocking eventfd with a counter of 0 or 1 cannot fail here. */
@@ -354,6 +359,10 @@ static int ip_wait_fd(int fd)
 
 	if (!ctx)
 		return fail(EBADF);
+	pthread_mutex_lock(&ctx->lock);
+	ctx->fd_watched = true;
+	ip_changed(ctx);
+	pthread_mutex_unlock(&ctx->lock);
 	context_put(ctx);
 	return fd;
 }

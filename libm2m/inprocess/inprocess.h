@@ -36,11 +36,13 @@
 /* vb2 gives CAPTURE's mmap offsets this base (DST_QUEUE_OFF_BASE). */
 #define IP_DST_OFFSET_BASE	(1u << 30)
 /*
- * Rows the engine converts between two checks for an abort, and a pool
- * thread's share of a frame: small enough that two threads' shares of a
- * 1080p frame differ by a band in 34.
+ * Result pixels the engine makes between two checks for an abort, and a
+ * pool thread's share of a frame (a band: whole row pairs, at least one):
+ * small enough that two threads' shares of a 1080p frame differ by a band
+ * in 32, large enough that a small frame is one band, its rows' set-up
+ * made once.
  */
-#define IP_BAND_ROWS		32
+#define IP_BAND_PIXELS		(64u * 1024)
 /* Threads a frame's bands run on at most (struct m2m_open_options). */
 #define IP_MAX_THREADS		64
 /*
@@ -143,7 +145,7 @@ struct ip_pool {
 	/* The job, set before the helpers start on it. */
 	const struct hqv_job *job;
 	size_t scratch_size;
-	uint32_t bands;
+	uint32_t band_rows, bands;
 	uint32_t next_band;	/* atomic: the next band to take */
 	const bool *aborting;
 	bool aborted;		/* atomic */
@@ -154,6 +156,7 @@ struct ip_ctx {
 	struct m2m_handle handle;
 	int fd;			/* an eventfd: the handle, and wait_fd */
 	bool nonblock;
+	bool fd_watched;	/* wait_fd() handed it out: it follows poll() */
 	bool signalled;		/* the eventfd is readable */
 	pthread_mutex_t lock;
 	/*

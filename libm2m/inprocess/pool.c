@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The in-process device's band pool: a context's worker splits each frame
- * into bands of IP_BAND_ROWS rows (engine/hqv.h, hqv_job_run()) and runs
+ * The in-process device's band pool: a job's frame is split into bands of
+ * about IP_BAND_PIXELS pixels (engine/hqv.h, hqv_job_run()) and runs
  * them with the pool's helper threads, each band taken by whichever
  * thread is free next, each thread with its own scratch memory. A frame
  * takes one thread per IP_PIXELS_PER_THREAD pixels it reads or writes, so
@@ -33,14 +33,14 @@ static void run_bands(struct ip_pool *pool, void *scratch)
 
 	while ((band = __atomic_fetch_add(&pool->next_band, 1,
 					  __ATOMIC_RELAXED)) < pool->bands) {
-		uint32_t y = band * IP_BAND_ROWS;
+		uint32_t y = band * pool->band_rows;
 
 		if (__atomic_load_n(pool->aborting, __ATOMIC_RELAXED)) {
 			__atomic_store_n(&pool->aborted, true,
 					 __ATOMIC_RELAXED);
 			return;
 		}
-		hqv_job_run(job, scratch, y, y + IP_BAND_ROWS);
+		hqv_job_run(job, scratch, y, y + pool->band_rows);
 	}
 }
 
@@ -96,13 +96,30 @@ static void pool_start(struct ip_pool *pool)
 	}
 }
 
+/* A job's size: the larger of its source's pixels and its result's. */
+static uint64_t job_pixels(const struct hqv_job *job)
+{
+	uint64_t src = (uint64_t)job->src.width * job->src.height;
+	uint64_t dst = (uint64_t)job->dst.width * job->dst.height;
+
+	return src > dst ? src : dst;
+}
+
+/* Rows of a band: about IP_BAND_PIXELS of the job's size, in pairs. */
+static uint32_t band_rows(const struct hqv_job *job)
+{
+	uint64_t per_row = (job_pixels(job) + job->dst.height - 1) /
+			   job->dst.height;
+	uint64_t rows = (IP_BAND_PIXELS / per_row) & ~1ull;
+
+	return rows < 2 ? 2 : (uint32_t)rows;
+}
+
 /* Helpers worth waking for a job (above): fewer than bands and threads. */
 static unsigned int helpers_for(const struct ip_pool *pool,
 				const struct hqv_job *job, uint32_t bands)
 {
-	uint64_t src = (uint64_t)job->src.width * job->src.height;
-	uint64_t dst = (uint64_t)job->dst.width * job->dst.height;
-	uint64_t threads = (src > dst ? src : dst) / IP_PIXELS_PER_THREAD;
+	uint64_t threads = job_pixels(job) / IP_PIXELS_PER_THREAD;
 
 	if (threads > bands)
 		threads = bands;
@@ -115,12 +132,14 @@ bool ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
 		 void **scratch, size_t *scratch_size, const bool *aborting)
 {
 	size_t need = hqv_job_scratch_size(job);
-	uint32_t bands = (job->dst.height + IP_BAND_ROWS - 1) / IP_BAND_ROWS;
+	uint32_t rows = band_rows(job);
+	uint32_t bands = (job->dst.height + rows - 1) / rows;
 	unsigned int helpers = helpers_for(pool, job, bands);
 
 	if (!ip_reserve(scratch, scratch_size, need))
 		return false;
 	pool->job = job;
+	pool->band_rows = rows;
 	pool->bands = bands;
 	pool->next_band = 0;
 	pool->aborting = aborting;

@@ -4,7 +4,7 @@
  * taken when both queues stream and have buffers ready, as v4l2-mem2mem
  * schedules vhqv, by the context's worker thread or by a thread waiting
  * for them (below), which runs the engine on them in bands of
- * IP_BAND_ROWS rows across its band pool (pool.c), checking for an abort
+ * rows across its band pool (pool.c), checking for an abort
  * between bands. The job is engine/hqv-v4l2.c's, as in vhqv-run.c.
  *
  * Also here, as vhqv and v4l2-mem2mem have them: draining (ENC_CMD STOP,

@@ -40,8 +40,9 @@ static const struct job jobs[] = {
 	{ "YUYV blend", "YUYV", "YUYV", 1920, 1080, 1920, 1080,
 	  .field = V4L2_FIELD_INTERLACED_TB,
 	  .deinterlace = VHQV_DEINTERLACE_BLEND },
+	/* Two bands of two rows (a band is at least a row pair). */
 	{ "RGB24 area, fewer bands than threads", "RGB24", "RGB24", 2560, 1440,
-	  160, 40, .scaler = VHQV_SCALER_AREA },
+	  160, 4, .scaler = VHQV_SCALER_AREA },
 };
 
 /* The job's output with threads threads, in a buffer of the caller's. */
