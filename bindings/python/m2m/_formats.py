@@ -230,13 +230,18 @@ def plane_views(fmt, memory, layouts=None):
     memory = _memory_planes(memory, fmt)
     views = []
     for pl in layouts:
-        dtype = _dtype(pl)
-        group = pl.channels * pl.sample_bytes
-        strides = (pl.bytesperline, group) if pl.channels == 1 else \
-            (pl.bytesperline, group, pl.sample_bytes)
-        views.append(np.ndarray(_shape(pl), dtype, buffer=memory[pl.memory_plane],
+        shape, dtype, strides = view_geometry(pl)
+        views.append(np.ndarray(shape, dtype, buffer=memory[pl.memory_plane],
                                 offset=pl.offset, strides=strides))
     return tuple(views)
+
+
+def view_geometry(pl):
+    """(shape, dtype, strides) of the numpy view of one plane layout."""
+    group = pl.channels * pl.sample_bytes
+    strides = (pl.bytesperline, group) if pl.channels == 1 else \
+        (pl.bytesperline, group, pl.sample_bytes)
+    return _shape(pl), _dtype(pl), strides
 
 
 def _memory_planes(memory, fmt):

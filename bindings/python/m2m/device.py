@@ -12,7 +12,7 @@ from ._errors import (DeviceBusy, DeviceClosed, DeviceNotFound, InvalidArgument,
                       NotFound, NotSupported, OutOfRange, UnsupportedFormat)
 from ._events import Events
 from ._formats import (check_plane, describe, field_name, format_name, frame_format,
-                       guess_format, plane_layouts, plane_names, plane_views)
+                       guess_format, plane_layouts, plane_names, plane_views, view_geometry)
 from ._frame import Frame
 from ._job import format_argument, job
 from ._memory import _QUEUE_NAMES, Handle
@@ -458,42 +458,46 @@ class Device:
         if self._session is not None:
             raise DeviceBusy(16, f"a streaming session is open on {self.path}: "
                              "close it before convert()")
-        planes, src, ours = _source_planes(frame, fmt)
-        if ours:
-            matrix = frame.matrix if matrix is None else matrix
-            range = frame.range if range is None else range  # noqa: A001
-        if src_size is not None:
-            width, height = _args.dimensions(src_size, "src_size")
-        elif ours:
-            width, height = frame.width, frame.height
+        args = (fmt, to, size, crop, compose, fit, background, rotate, hflip, vflip,
+                deinterlace, field, scaler, matrix, range, to_matrix, to_range, src_size)
+        key = _plan_key(frame, args)
+        plan = _PLANS.get(key) if key is not None else None
+        if plan is None:
+            plan, planes = _plan(frame, *args)
+            if key is not None:
+                if len(_PLANS) >= _MAX_PLANS:
+                    _PLANS.clear()
+                _PLANS[key] = plan
         else:
-            width, height = _plane_size(planes[0], src)
-        this = job(src, width, height, to=to, size=size, crop=crop, compose=compose, fit=fit,
-                   background=background, rotate=rotate, hflip=hflip, vflip=vflip,
-                   deinterlace=deinterlace, field=field, scaler=scaler, matrix=matrix,
-                   range=range, to_matrix=to_matrix, to_range=to_range,
-                   size_argument="src_size" if src_size is not None else "the frame's size")
-        wanted = frame_format(src, width, height)
-        _check_planes(planes, wanted, src)
+            planes = (frame,)
 
-        if this != self._convert_key:
+        if plan.job is not self._convert_key and plan.job != self._convert_key:
             self._release_buffers()
-            out, cap = self._configure(this)
-            self._convert_formats = (out, cap, plane_layouts(cap),
-                                     plane_names(capi.m2m_fourcc_to_name(cap.fourcc)))
-            self._convert_key = this
-        out, cap, layouts, names = self._convert_formats
+            out, cap = self._configure(plan.job)
+            layouts = plane_layouts(cap)
+            names = plane_names(capi.m2m_fourcc_to_name(cap.fourcc))
+            # One plane in one memory plane: the result is one view of it.
+            view = view_geometry(layouts[0]) if len(layouts) == 1 else None
+            self._convert_formats = (out, cap, layouts, names,
+                                     capi.m2m_format_frame_size(cap),
+                                     tuple(out.plane_size) == tuple(plan.wanted.plane_size),
+                                     view)
+            self._convert_key = plan.job
+        out, cap, layouts, names, result_size, same_planes, view = self._convert_formats
 
-        if len(planes) == 1 and planes[0].flags.c_contiguous and \
-                tuple(out.plane_size) == tuple(wanted.plane_size):
+        if plan.contiguous and same_planes:
             source = planes[0]
         else:
             source = np.empty(capi.m2m_format_frame_size(out), np.uint8)
             for dst, src_plane in zip(plane_views(out, _split(source, out)), planes):
                 np.copyto(dst, src_plane)
 
-        result = np.empty(capi.m2m_format_frame_size(cap), np.uint8)
+        result = np.empty(result_size, np.uint8)
         capi.m2m_convert(h.ptr, result, source)
+        if view is not None:
+            shape, dtype, strides = view
+            return np.ndarray(shape, dtype, buffer=result, offset=layouts[0].offset,
+                              strides=strides)
         views = plane_views(cap, _split(result, cap), layouts)
         if len(views) == 1:
             return views[0]
@@ -567,6 +571,67 @@ def _split(raw, fmt):
         pieces.append(raw[offset:offset + fmt.plane_size[p]])
         offset += fmt.plane_size[p]
     return pieces
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What convert() worked out from its arguments and its source's
+    layout: the job, the source's format, and whether its one plane is a
+    contiguous array that can be handed to the device as it is."""
+    job: object
+    wanted: object
+    contiguous: bool
+
+
+# Plans of earlier calls, by _plan_key(): a call that repeats one skips
+# the checking (tens of microseconds of Python, more than a small frame's
+# conversion). Cleared when full.
+_PLANS = {}
+_MAX_PLANS = 64
+# convert()'s arguments that may be tuples of numbers: size, crop,
+# compose, background, src_size.
+_TUPLE_ARGS = (2, 3, 4, 6, 17)
+
+
+def _plan_key(frame, args):
+    """A key for a call on a plain array whose every argument hashes, or
+    None. It holds the arguments' types, and those of the numbers in
+    their tuples, since the checks tell 640 from 640.0 and True from 1,
+    which compare equal."""
+    if type(frame) is not np.ndarray:  # pylint: disable=unidiomatic-typecheck
+        return None
+    inner = tuple(tuple(map(type, args[i])) if type(args[i]) is tuple else None
+                  for i in _TUPLE_ARGS)
+    key = (frame.shape, frame.strides, frame.dtype, args, tuple(map(type, args)), inner)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _plan(frame, fmt, to, size, crop, compose, fit, background, rotate, hflip, vflip,
+          deinterlace, field, scaler, matrix, range, to_matrix, to_range,  # noqa: A002
+          src_size):
+    """Check convert()'s arguments and source: (_Plan, the source's planes)."""
+    planes, src, ours = _source_planes(frame, fmt)
+    if ours:
+        matrix = frame.matrix if matrix is None else matrix
+        range = frame.range if range is None else range  # noqa: A001
+    if src_size is not None:
+        width, height = _args.dimensions(src_size, "src_size")
+    elif ours:
+        width, height = frame.width, frame.height
+    else:
+        width, height = _plane_size(planes[0], src)
+    this = job(src, width, height, to=to, size=size, crop=crop, compose=compose, fit=fit,
+               background=background, rotate=rotate, hflip=hflip, vflip=vflip,
+               deinterlace=deinterlace, field=field, scaler=scaler, matrix=matrix,
+               range=range, to_matrix=to_matrix, to_range=to_range,
+               size_argument="src_size" if src_size is not None else "the frame's size")
+    wanted = frame_format(src, width, height)
+    _check_planes(planes, wanted, src)
+    return _Plan(this, wanted, len(planes) == 1 and planes[0].flags.c_contiguous), planes
 
 
 def _source_planes(frame, fmt):

@@ -314,6 +314,33 @@ def test_wrong_types_raise_wrong_type_naming_the_argument(dev, picture, args, me
     assert isinstance(info.value, TypeError) and isinstance(info.value, m2m.InvalidArgument)
 
 
+@pytest.mark.parametrize("good, bad", [
+    (dict(size=(64, 48)), dict(size=(64.0, 48))),
+    (dict(hflip=True), dict(hflip=1)),
+    (dict(rotate=0), dict(rotate=False)),
+    (dict(rotate=90), dict(rotate=90.0)),
+    (dict(background=1), dict(background=True)),
+    (dict(crop=(0, 0, 32, 24)), dict(crop=(0, 0, 32.0, 24))),
+])
+def test_a_repeated_call_is_checked_as_the_first(dev, picture, good, bad):
+    # convert() keeps what it worked out from a call's arguments for the
+    # calls that repeat them: values that compare equal but are refused
+    # (64.0 == 64, True == 1) must not pass as repeats.
+    for _ in range(2):
+        dev.convert(picture, **good)
+        with pytest.raises(m2m.InvalidArgument, match=f"{next(iter(bad))}"):
+            dev.convert(picture, **bad)
+
+
+def test_a_repeated_call_reads_each_sources_own_layout(dev, picture):
+    turned = dev.convert(picture, rotate=90)
+    mirrored = picture[:, ::-1]                         # same shape, other strides
+    np.testing.assert_array_equal(dev.convert(mirrored, rotate=90),
+                                  dev.convert(np.ascontiguousarray(mirrored), rotate=90))
+    np.testing.assert_array_equal(dev.convert(picture, rotate=90), turned)
+    assert not np.array_equal(dev.convert(mirrored, rotate=90), turned)
+
+
 @pytest.mark.parametrize("args, message", [
     (dict(scaler="Bilinear"), "scaler takes 'nearest', 'bilinear', 'area' or None, not 'Bilinear'"),
     (dict(field="Interlaced_TB"), "field takes 'none'.*not 'Interlaced_TB'"),
