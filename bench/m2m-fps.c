@@ -4,7 +4,8 @@
  * 640x480 RGB24 -> YUYV with HFLIP, the one job both vhqv and the kernel's
  * reference driver vim2m can do, so that the two can be compared.
  *
- * Usage: m2m-fps [-t SECONDS] [-b BUFFERS] DEVICE [CONTROL_ID=VALUE...]
+ * Usage: m2m-fps [-t SECONDS] [-b BUFFERS] [-s WIDTHxHEIGHT] DEVICE
+ *        [CONTROL_ID=VALUE...]
  *
  * Raw V4L2 (single-planar API, MMAP), with BUFFERS buffers queued on each
  * queue so the device never waits for the application: every buffer that
@@ -28,8 +29,8 @@
 
 #include <linux/videodev2.h>
 
-#define WIDTH 640
-#define HEIGHT 480
+/* The frame size: 640x480 unless -s says otherwise. */
+static unsigned int width = 640, height = 480;
 #define MAX_BUFFERS 16
 #define WARMUP_S 1.0
 #define POLL_TIMEOUT_MS 5000
@@ -74,15 +75,15 @@ static void set_format(int fd, struct queue *q, uint32_t fourcc)
 {
 	struct v4l2_format f = { .type = q->type };
 
-	f.fmt.pix.width = WIDTH;
-	f.fmt.pix.height = HEIGHT;
+	f.fmt.pix.width = width;
+	f.fmt.pix.height = height;
 	f.fmt.pix.pixelformat = fourcc;
 	f.fmt.pix.field = V4L2_FIELD_NONE;
 	xioctl(fd, VIDIOC_S_FMT, &f, "VIDIOC_S_FMT");
-	if (f.fmt.pix.width != WIDTH || f.fmt.pix.height != HEIGHT ||
+	if (f.fmt.pix.width != width || f.fmt.pix.height != height ||
 	    f.fmt.pix.pixelformat != fourcc) {
 		fprintf(stderr, "m2m-fps: %s does not take %.4s %ux%u\n",
-			device, (const char *)&fourcc, WIDTH, HEIGHT);
+			device, (const char *)&fourcc, width, height);
 		exit(1);
 	}
 	q->sizeimage = f.fmt.pix.sizeimage;
@@ -154,10 +155,10 @@ static void fill_source(struct queue *q)
 	for (i = 0; i < q->count; i++) {
 		uint8_t *p = q->addr[i];
 
-		for (y = 0; y < HEIGHT; y++)
-			for (x = 0; x < WIDTH; x++, p += 3) {
-				p[0] = x * 255 / WIDTH;
-				p[1] = y * 255 / HEIGHT;
+		for (y = 0; y < height; y++)
+			for (x = 0; x < width; x++, p += 3) {
+				p[0] = x * 255 / width;
+				p[1] = y * 255 / height;
 				p[2] = (x + y + i * 16) & 0xff;
 			}
 	}
@@ -192,16 +193,20 @@ int main(int argc, char **argv)
 	bool measuring = false;
 	int opt, fd, type;
 
-	while ((opt = getopt(argc, argv, "t:b:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:b:s:")) != -1) {
 		if (opt == 't')
 			seconds = atof(optarg);
 		else if (opt == 'b')
 			buffers = atoi(optarg);
-		else
+		else if (opt == 's' &&
+			 sscanf(optarg, "%ux%u", &width, &height) != 2)
+			goto usage;
+		else if (opt != 's')
 			goto usage;
 	}
 	if (optind >= argc || seconds <= 0 || buffers < 1 ||
-	    buffers > MAX_BUFFERS)
+	    buffers > MAX_BUFFERS || !width || !height || width > 8192 ||
+	    height > 8192)
 		goto usage;
 	device = argv[optind++];
 
@@ -274,15 +279,15 @@ int main(int argc, char **argv)
 			seconds);
 		return 1;
 	}
-	printf("%s %s: 640x480 RGB24 -> YUYV hflip, %u buffers: %u frames "
+	printf("%s %s: %ux%u RGB24 -> YUYV hflip, %u buffers: %u frames "
 	       "in %.2f s: %.1f fps\n", (const char *)caps.driver, device,
-	       out.count, frames, end - start,
+	       width, height, out.count, frames, end - start,
 	       frames / (end - start));
 	close(fd);
 	return 0;
 
 usage:
-	fprintf(stderr, "usage: %s [-t SECONDS] [-b BUFFERS] DEVICE "
-		"[CONTROL_ID=VALUE...]\n", argv[0]);
+	fprintf(stderr, "usage: %s [-t SECONDS] [-b BUFFERS] [-s WIDTHxHEIGHT] "
+		"DEVICE [CONTROL_ID=VALUE...]\n", argv[0]);
 	return 2;
 }

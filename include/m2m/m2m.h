@@ -211,9 +211,9 @@ struct m2m_open_options {
 	unsigned int version; /**< M2M_OPEN_OPTIONS_VERSION */
 	unsigned int flags;   /**< enum m2m_open_flags, or-ed */
 	/**
-	 * The in-process device: threads each frame is split across, in
-	 * bands; 0, the default, is one per online CPU. Other devices
-	 * ignore it.
+	 * The in-process device: the most threads a frame is split across,
+	 * in bands (a frame takes one for each 256K pixels, up to this); 0,
+	 * the default, is one per online CPU. Other devices ignore it.
 	 */
 	unsigned int threads;
 };

@@ -461,7 +461,10 @@ class Device:
         args = (fmt, to, size, crop, compose, fit, background, rotate, hflip, vflip,
                 deinterlace, field, scaler, matrix, range, to_matrix, to_range, src_size)
         key = _plan_key(frame, args)
-        plan = _PLANS.get(key) if key is not None else None
+        try:
+            plan = _PLANS.get(key)
+        except TypeError:               # an argument that does not hash
+            key = plan = None
         if plan is None:
             plan, planes = _plan(frame, *args)
             if key is not None:
@@ -594,19 +597,16 @@ _TUPLE_ARGS = (2, 3, 4, 6, 17)
 
 
 def _plan_key(frame, args):
-    """A key for a call on a plain array whose every argument hashes, or
-    None. It holds the arguments' types, and those of the numbers in
-    their tuples, since the checks tell 640 from 640.0 and True from 1,
-    which compare equal."""
+    """A key for a call on a plain array (None for others), which hashes
+    when every argument does. It holds the arguments' types, and those of
+    the numbers in their tuples, since the checks tell 640 from 640.0 and
+    True from 1, which compare equal."""
     if type(frame) is not np.ndarray:  # pylint: disable=unidiomatic-typecheck
         return None
-    inner = tuple(tuple(map(type, args[i])) if type(args[i]) is tuple else None
-                  for i in _TUPLE_ARGS)
-    key = (frame.shape, frame.strides, frame.dtype, args, tuple(map(type, args)), inner)
-    try:
-        hash(key)
-    except TypeError:
-        return None
+    key = (frame.shape, frame.strides, frame.dtype, args, tuple(map(type, args)))
+    for i in _TUPLE_ARGS:
+        if type(args[i]) is tuple:  # pylint: disable=unidiomatic-typecheck
+            key += (i, tuple(map(type, args[i])))
     return key
 
 
