@@ -340,6 +340,37 @@ int hqv_job_prepare(struct hqv_job *job)
 	return 0;
 }
 
+/* A job's size: the larger of its source's pixels and its result's. */
+static uint32_t job_pixels(const struct hqv_job *job)
+{
+	/* At most 8192x8192 each: 32 bits hold them. */
+	uint32_t src = job->src.width * job->src.height;
+	uint32_t dst = job->dst.width * job->dst.height;
+
+	return src > dst ? src : dst;
+}
+
+uint32_t hqv_band_rows(const struct hqv_job *job)
+{
+	uint32_t per_row = (job_pixels(job) + job->dst.height - 1) /
+			   job->dst.height;
+	uint32_t rows = (HQV_BAND_PIXELS / per_row) & ~1u;
+
+	return rows < 2 ? 2 : rows;
+}
+
+unsigned int hqv_job_threads(const struct hqv_job *job, uint32_t bands,
+			     unsigned int max)
+{
+	uint32_t threads = job_pixels(job) / HQV_PIXELS_PER_THREAD;
+
+	if (threads > bands)
+		threads = bands;
+	if (threads > max)
+		threads = max;
+	return threads ? threads : 1;
+}
+
 size_t hqv_job_scratch_size(const struct hqv_job *job)
 {
 	return job->plan.scratch_size;

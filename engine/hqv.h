@@ -215,4 +215,23 @@ size_t hqv_job_scratch_size(const struct hqv_job *job);
 void hqv_job_run(const struct hqv_job *job, void *scratch, uint32_t y0,
 		 uint32_t y1);
 
+/*
+ * How a prepared job's frame is split for threads (the in-process
+ * device's pool, vhqv's workers): bands of about HQV_BAND_PIXELS pixels
+ * of the job's size, the larger of its source's and its result's, in row
+ * pairs, and one thread for each HQV_PIXELS_PER_THREAD of it, so that a
+ * thread is woken only for work that outweighs its wake-up (tens of
+ * microseconds when its core sleeps). A band is small enough that two
+ * threads' shares of a 1080p frame differ by a band in 32, and a small
+ * frame is one band, its rows' set-up made once.
+ */
+#define HQV_BAND_PIXELS		(64u * 1024)
+#define HQV_PIXELS_PER_THREAD	(256u * 1024)
+
+/* Rows of a band: even, at least 2. */
+uint32_t hqv_band_rows(const struct hqv_job *job);
+/* Threads worth the job: from 1 to the fewest of its bands and max. */
+unsigned int hqv_job_threads(const struct hqv_job *job, uint32_t bands,
+			     unsigned int max);
+
 #endif /* HQV_H */

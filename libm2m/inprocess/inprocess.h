@@ -35,22 +35,8 @@
 #define IP_CTX_MEM_BYTES	(512ull << 20)
 /* vb2 gives CAPTURE's mmap offsets this base (DST_QUEUE_OFF_BASE). */
 #define IP_DST_OFFSET_BASE	(1u << 30)
-/*
- * Result pixels the engine makes between two checks for an abort, and a
- * pool thread's share of a frame (a band: whole row pairs, at least one):
- * small enough that two threads' shares of a 1080p frame differ by a band
- * in 32, large enough that a small frame is one band, its rows' set-up
- * made once.
- */
-#define IP_BAND_PIXELS		(64u * 1024)
 /* Threads a frame's bands run on at most (struct m2m_open_options). */
 #define IP_MAX_THREADS		64
-/*
- * A frame takes one more thread for each this many pixels (the larger of
- * its source and its result): about a quarter of a millisecond of the
- * slower rows' work, so that waking a helper pays (pool.c).
- */
-#define IP_PIXELS_PER_THREAD	(256u * 1024)
 #define IP_MAX_SUBS		32
 #define IP_MAX_EVENTS		128
 

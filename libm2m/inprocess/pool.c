@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The in-process device's band pool: a job's frame is split into bands of
- * about IP_BAND_PIXELS pixels (engine/hqv.h, hqv_job_run()) and runs
- * them with the pool's helper threads, each band taken by whichever
- * thread is free next, each thread with its own scratch memory. A frame
- * takes one thread per IP_PIXELS_PER_THREAD pixels it reads or writes, so
- * that a helper is woken only for work that outweighs its wake-up (tens of
- * microseconds when its core sleeps), and small frames run on the calling
- * thread alone. Helpers start with the first frame that wants them.
+ * The in-process device's band pool: a job's frame is split into bands
+ * (engine/hqv.h: hqv_band_rows(), hqv_job_threads()) that the thread
+ * running the job and the pool's helper threads take, each band by
+ * whichever thread is free next, each thread with its own scratch memory;
+ * a small frame runs on the job's thread alone. Helpers start with the
+ * first frame that wants them.
  */
 #include <stdlib.h>
 #include <unistd.h>
@@ -96,45 +94,13 @@ static void pool_start(struct ip_pool *pool)
 	}
 }
 
-/* A job's size: the larger of its source's pixels and its result's. */
-static uint64_t job_pixels(const struct hqv_job *job)
-{
-	uint64_t src = (uint64_t)job->src.width * job->src.height;
-	uint64_t dst = (uint64_t)job->dst.width * job->dst.height;
-
-	return src > dst ? src : dst;
-}
-
-/* Rows of a band: about IP_BAND_PIXELS of the job's size, in pairs. */
-static uint32_t band_rows(const struct hqv_job *job)
-{
-	uint64_t per_row = (job_pixels(job) + job->dst.height - 1) /
-			   job->dst.height;
-	uint64_t rows = (IP_BAND_PIXELS / per_row) & ~1ull;
-
-	return rows < 2 ? 2 : (uint32_t)rows;
-}
-
-/* Helpers worth waking for a job (above): fewer than bands and threads. */
-static unsigned int helpers_for(const struct ip_pool *pool,
-				const struct hqv_job *job, uint32_t bands)
-{
-	uint64_t threads = job_pixels(job) / IP_PIXELS_PER_THREAD;
-
-	if (threads > bands)
-		threads = bands;
-	if (threads > pool->threads)
-		threads = pool->threads;
-	return threads > 1 ? (unsigned int)threads - 1 : 0;
-}
-
 bool ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
 		 void **scratch, size_t *scratch_size, const bool *aborting)
 {
 	size_t need = hqv_job_scratch_size(job);
-	uint32_t rows = band_rows(job);
+	uint32_t rows = hqv_band_rows(job);
 	uint32_t bands = (job->dst.height + rows - 1) / rows;
-	unsigned int helpers = helpers_for(pool, job, bands);
+	unsigned int helpers = hqv_job_threads(job, bands, pool->threads) - 1;
 
 	if (!ip_reserve(scratch, scratch_size, need))
 		return false;

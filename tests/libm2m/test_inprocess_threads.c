@@ -27,8 +27,9 @@ struct job {
 };
 
 /*
- * Each frame is large enough (pool.c: IP_PIXELS_PER_THREAD) to be split
- * across every thread count below, or across as many as it has bands.
+ * Each frame is large enough (engine/hqv.h: HQV_PIXELS_PER_THREAD) to be
+ * split across every thread count below, or across as many as it has
+ * bands.
  */
 static const struct job jobs[] = {
 	{ "RGB24 -> NV12, hflip", "RGB24", "NV12", 1280, 720, 1280, 720,
