@@ -43,6 +43,11 @@ module_param_named(semiplanar, vhqv_semiplanar, bool, 0444);
 MODULE_PARM_DESC(semiplanar,
 		 "Offer NV12, NV21, NV16, NV61, NV24 (default on: see docs/vhqv.md)");
 
+unsigned int vhqv_workers;
+module_param_named(workers, vhqv_workers, uint, 0444);
+MODULE_PARM_DESC(workers,
+		 "Most workers one frame is split across, 1 to 8 (default 0: one per online CPU)");
+
 static struct dentry *vhqv_debugfs_root;
 
 /*
@@ -145,6 +150,8 @@ static int vhqv_stats_show(struct seq_file *m, void *unused)
 	u64 busy = atomic64_read(&dev->busy_ns);
 
 	seq_printf(m, "frames: %llu\n", frames);
+	seq_printf(m, "split_frames: %llu\n",
+		   atomic64_read(&dev->split_frames));
 	seq_printf(m, "aborted: %llu\n", atomic64_read(&dev->aborted));
 	seq_printf(m, "busy_ns: %llu\n", busy);
 	seq_printf(m, "mean_frame_ns: %llu\n",
@@ -163,8 +170,12 @@ static void vhqv_dev_release(struct v4l2_device *v4l2_dev)
 {
 	struct vhqv_dev *dev = container_of(v4l2_dev, struct vhqv_dev,
 					    v4l2_dev);
+	unsigned int i;
 
 	destroy_workqueue(dev->wq);
+	destroy_workqueue(dev->band_wq);
+	for (i = 0; i < ARRAY_SIZE(dev->helpers); i++)
+		kvfree(dev->helpers[i].scratch);
 	v4l2_m2m_release(dev->m2m_dev);
 	v4l2_device_unregister(&dev->v4l2_dev);
 	mutex_destroy(&dev->dev_mutex);
@@ -204,6 +215,7 @@ static int vhqv_register_node(struct vhqv_dev *dev, enum vhqv_node node)
 static int vhqv_probe(struct platform_device *pdev)
 {
 	struct vhqv_dev *dev;
+	unsigned int i;
 	int ret;
 
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
@@ -212,6 +224,11 @@ static int vhqv_probe(struct platform_device *pdev)
 
 	mutex_init(&dev->dev_mutex);
 	INIT_WORK(&dev->run_work, vhqv_run_work);
+	for (i = 0; i < ARRAY_SIZE(dev->helpers); i++) {
+		dev->helpers[i].dev = dev;
+		INIT_WORK(&dev->helpers[i].work, vhqv_helper_work);
+	}
+	init_completion(&dev->bands.helpers_done);
 
 	ret = v4l2_device_register(&pdev->dev, &dev->v4l2_dev);
 	if (ret)
@@ -221,6 +238,12 @@ static int vhqv_probe(struct platform_device *pdev)
 	if (!dev->wq) {
 		ret = -ENOMEM;
 		goto err_unregister_v4l2;
+	}
+	dev->band_wq = alloc_workqueue("%s-bands", WQ_UNBOUND, 0,
+				       dev_name(&pdev->dev));
+	if (!dev->band_wq) {
+		ret = -ENOMEM;
+		goto err_destroy_wq;
 	}
 
 	dev->m2m_dev = v4l2_m2m_init(&vhqv_m2m_ops);
@@ -262,6 +285,8 @@ err_put_dev:
 	return ret;
 
 err_destroy_wq:
+	if (dev->band_wq)
+		destroy_workqueue(dev->band_wq);
 	destroy_workqueue(dev->wq);
 err_unregister_v4l2:
 	v4l2_device_unregister(&dev->v4l2_dev);
@@ -317,6 +342,14 @@ static int __init vhqv_init(void)
 		       VHQV_MAX_INSTANCES, instances);
 		return -EINVAL;
 	}
+	if (vhqv_workers > VHQV_MAX_WORKERS) {
+		pr_err("vhqv: workers must be 0 (one per online CPU) to %d, not %u\n",
+		       VHQV_MAX_WORKERS, vhqv_workers);
+		return -EINVAL;
+	}
+	if (!vhqv_workers)
+		vhqv_workers = clamp_t(unsigned int, num_online_cpus(), 1,
+				       VHQV_MAX_WORKERS);
 
 	vhqv_debugfs_root = debugfs_create_dir(VHQV_NAME, NULL);
 	/* Before the IR devices, so that they can enable RC-MM. */

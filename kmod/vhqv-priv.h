@@ -16,6 +16,7 @@
 #ifndef VHQV_PRIV_H
 #define VHQV_PRIV_H
 
+#include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/mutex.h>
 #include <linux/workqueue.h>
@@ -28,14 +29,39 @@
 #include "hqv-v4l2.h"
 
 #define VHQV_NAME		"vhqv"
-/* Rows the engine converts between two preemption points. */
-#define VHQV_BAND_ROWS		64
+/* Workers a frame's bands run on at most (the workers parameter). */
+#define VHQV_MAX_WORKERS	8
 
 /* Each instance has a node for each buffer API. */
 enum vhqv_node {
 	VHQV_NODE_SINGLE,	/* V4L2_CAP_VIDEO_M2M: one-buffer formats */
 	VHQV_NODE_MPLANE,	/* V4L2_CAP_VIDEO_M2M_MPLANE: all formats */
 	VHQV_NODES,
+};
+
+struct vhqv_dev;
+struct vhqv_ctx;
+
+/* A worker that takes bands of the running job beside the job's own. */
+struct vhqv_helper {
+	struct work_struct work;
+	struct vhqv_dev *dev;
+	void *scratch;		/* its own engine scratch memory */
+	size_t scratch_size;
+};
+
+/*
+ * The running job's bands (vhqv-run.c), shared by its work and the
+ * helpers it queues: set before they are queued, read-only until they
+ * are done, but for the next band to take and whether one saw an abort.
+ */
+struct vhqv_bands {
+	struct vhqv_ctx *ctx;
+	u32 rows, count;
+	atomic_t next;
+	bool aborted;
+	atomic_t helpers_left;
+	struct completion helpers_done;
 };
 
 struct vhqv_dev {
@@ -47,9 +73,17 @@ struct vhqv_dev {
 	struct v4l2_m2m_dev *m2m_dev;
 	struct workqueue_struct *wq;
 	struct work_struct run_work;
+	/* Helpers for one job at a time (the m2m core runs one a device). */
+	struct workqueue_struct *band_wq;
+	struct vhqv_helper helpers[VHQV_MAX_WORKERS - 1];
+	struct vhqv_bands bands;
 	struct dentry *debugfs;
-	/* Statistics, in debugfs: frames done, jobs aborted, engine time. */
+	/*
+	 * Statistics, in debugfs: frames done, those split across workers,
+	 * jobs aborted, engine time.
+	 */
 	atomic64_t frames;
+	atomic64_t split_frames;
 	atomic64_t aborted;
 	atomic64_t busy_ns;
 	atomic64_t last_ns;
@@ -114,6 +148,7 @@ static inline struct vhqv_ctx *file_to_ctx(struct file *file)
 /* vhqv-core.c */
 extern unsigned int vhqv_ctx_mem_mb;
 extern bool vhqv_semiplanar;
+extern unsigned int vhqv_workers;
 
 /* The formats this file's node offers (hqv-v4l2.h). */
 static inline unsigned int vhqv_offer(const struct vhqv_ctx *ctx)
@@ -130,6 +165,7 @@ extern const struct v4l2_m2m_ops vhqv_m2m_ops;
 int vhqv_queue_init(void *priv, struct vb2_queue *src_vq,
 		    struct vb2_queue *dst_vq);
 void vhqv_run_work(struct work_struct *work);
+void vhqv_helper_work(struct work_struct *work);
 __poll_t vhqv_poll(struct file *file, poll_table *wait);
 int vhqv_change_capture(struct vhqv_ctx *ctx, const struct vhqv_config *next);
 struct vhqv_config *vhqv_config_for_write(struct vhqv_ctx *ctx);

@@ -4,9 +4,10 @@
  *
  * A job takes one OUTPUT buffer and one CAPTURE buffer. The m2m core calls
  * device_run with its job lock held, so the work is done on the device's
- * ordered workqueue, in process context, in bands of VHQV_BAND_ROWS rows
- * with a preemption point (and a check for job_abort) between bands. The
- * core queues contexts round-robin, one job each, which is what shares the
+ * ordered workqueue, in process context, in bands with a preemption point
+ * (and a check for job_abort) between them, split across helpers on an
+ * unbound workqueue when the frame is large (run_bands()). The core
+ * queues contexts round-robin, one job each, which is what shares the
  * engine fairly between file handles.
  *
  * Also here: draining (ENC_CMD STOP, V4L2_BUF_FLAG_LAST, EOS) and geometry
@@ -209,24 +210,86 @@ static int prepare_job(struct hqv_job *job, size_t *scratch)
 }
 
 /*
- * Run the engine on a job, band by band; false when aborted. Each band is
- * one section with vector registers, which keeps preemption off: the
- * preemption point comes between bands.
+ * The bands of the running job (dev->bands) until none is left or the job
+ * is aborted. Each band is one section with vector registers, which keeps
+ * preemption off: the preemption point comes between bands.
  */
-static bool run_bands(struct vhqv_ctx *ctx)
+static void take_bands(struct vhqv_bands *b, void *scratch)
 {
-	struct hqv_job *job = &ctx->job;
-	u32 y;
+	const struct hqv_job *job = &b->ctx->job;
+	u32 band;
 
-	for (y = 0; y < job->dst.height; y += VHQV_BAND_ROWS) {
-		if (READ_ONCE(ctx->aborting))
-			return false;
+	while ((band = atomic_inc_return(&b->next) - 1) < b->count) {
+		u32 y = band * b->rows;
+
+		if (READ_ONCE(b->ctx->aborting)) {
+			WRITE_ONCE(b->aborted, true);
+			return;
+		}
 		vhqv_simd_begin();
-		hqv_job_run(job, ctx->scratch, y, y + VHQV_BAND_ROWS);
+		hqv_job_run(job, scratch, y, y + b->rows);
 		vhqv_simd_end();
 		cond_resched();
 	}
-	return true;
+}
+
+void vhqv_helper_work(struct work_struct *work)
+{
+	struct vhqv_helper *h = container_of(work, struct vhqv_helper, work);
+	struct vhqv_bands *b = &h->dev->bands;
+
+	take_bands(b, h->scratch);
+	if (atomic_dec_and_test(&b->helpers_left))
+		complete(&b->helpers_done);
+}
+
+/* A helper's scratch memory, kept while it is large enough. */
+static bool helper_reserve(struct vhqv_helper *h, size_t size)
+{
+	if (size <= h->scratch_size)
+		return true;
+	kvfree(h->scratch);
+	h->scratch = kvmalloc(size, GFP_KERNEL);
+	h->scratch_size = h->scratch ? size : 0;
+	return h->scratch;
+}
+
+/*
+ * Run the engine on a job, split into bands as the engine says
+ * (hqv_band_rows(), hqv_job_threads()) across this work and up to
+ * vhqv_workers - 1 helpers on the device's unbound workqueue, each band
+ * taken by whichever is free next; false when aborted. The helpers are
+ * waited for, so none outlives the job.
+ */
+static bool run_bands(struct vhqv_ctx *ctx, size_t scratch)
+{
+	struct vhqv_dev *dev = ctx->dev;
+	struct vhqv_bands *b = &dev->bands;
+	unsigned int helpers, i;
+
+	b->ctx = ctx;
+	b->rows = hqv_band_rows(&ctx->job);
+	b->count = DIV_ROUND_UP(ctx->job.dst.height, b->rows);
+	atomic_set(&b->next, 0);
+	b->aborted = false;
+	helpers = hqv_job_threads(&ctx->job, b->count, vhqv_workers) - 1;
+	/* Out of memory for a helper's scratch: fewer helpers. */
+	for (i = 0; i < helpers; i++)
+		if (!helper_reserve(&dev->helpers[i], scratch))
+			break;
+	helpers = i;
+	if (helpers) {
+		reinit_completion(&b->helpers_done);
+		atomic_set(&b->helpers_left, helpers);
+		for (i = 0; i < helpers; i++)
+			queue_work(dev->band_wq, &dev->helpers[i].work);
+	}
+	take_bands(b, ctx->scratch);
+	if (helpers) {
+		wait_for_completion(&b->helpers_done);
+		atomic64_inc(&dev->split_frames);
+	}
+	return !READ_ONCE(b->aborted);
 }
 
 void vhqv_run_work(struct work_struct *work)
@@ -268,7 +331,7 @@ void vhqv_run_work(struct work_struct *work)
 		/* The ioctls keep the queues consistent: a driver bug. */
 		v4l2_err(&dev->v4l2_dev, "engine rejected the job\n");
 	} else if (!scratch_reserve(ctx, scratch)) {
-		if (run_bands(ctx)) {
+		if (run_bands(ctx, scratch)) {
 			state = VB2_BUF_STATE_DONE;
 			/*
 			 * Every field-based frame, not only those that read

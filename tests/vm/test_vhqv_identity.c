@@ -34,6 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <linux/videodev2.h>
 #include <m2m/vhqv.h>
@@ -987,6 +990,72 @@ static struct job_case pair_case(unsigned int i, uint32_t iw, uint32_t ih,
 	/* A picture too: noise alone hides misplaced rows less well. */
 	c.frames = 2;
 	return c;
+}
+
+/*
+ * vhqv's frames split across workers (debugfs split_frames), or 0 where
+ * there are no statistics (the in-process device, whose pool
+ * inprocess.threads checks).
+ */
+static unsigned long long split_frames(void)
+{
+	unsigned long long n = 0;
+	char line[128];
+	FILE *f;
+
+	if (!single_planar_api)
+		return 0;
+	f = fopen("/sys/kernel/debug/vhqv/vhqv.0/stats", "r");
+	if (!f) {
+		mkdir("/sys/kernel/debug", 0755);
+		cr_assert_eq(mount("none", "/sys/kernel/debug", "debugfs", 0,
+				   NULL), 0, "mounting debugfs: %s",
+			     strerror(errno));
+		f = fopen("/sys/kernel/debug/vhqv/vhqv.0/stats", "r");
+	}
+	cr_assert_not_null(f, "vhqv's debugfs stats: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "split_frames: %llu", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/*
+ * Frames large enough to be split across workers (engine/hqv.h,
+ * HQV_PIXELS_PER_THREAD): the same bytes as the engine's in one piece.
+ */
+Test(identity, frames_split_across_workers)
+{
+	static const struct {
+		unsigned int pair;
+		uint32_t iw, ih, ow, oh;
+		int32_t rotate, scaler;
+	} big[] = {
+		{ 3, 1280, 720, 1280, 720, 0, VHQV_SCALER_BILINEAR },
+		{ 1, 1280, 720, 1920, 1080, 0, VHQV_SCALER_BILINEAR },
+		{ 8, 1281, 721, 721, 1281, 90, VHQV_SCALER_BILINEAR },
+		{ 2, 2560, 1440, 160, 4, 0, VHQV_SCALER_AREA },
+	};
+	unsigned long long before = split_frames();
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(big); i++) {
+		struct job_case c = pair_case(big[i].pair, big[i].iw,
+					      big[i].ih, big[i].ow,
+					      big[i].oh, 900 + i);
+
+		c.ctrl.rotate = big[i].rotate;
+		c.ctrl.scaler = big[i].scaler;
+		run_case(&c);
+	}
+	report("split");
+	if (single_planar_api) {
+		cr_assert_gt(sysconf(_SC_NPROCESSORS_ONLN), 1,
+			     "the VM has one CPU: nothing to split across");
+		cr_assert_geq(split_frames() - before, 2 * ARRAY_SIZE(big),
+			      "vhqv split %llu of %zu frames across workers",
+			      split_frames() - before, 2 * ARRAY_SIZE(big));
+	}
 }
 
 Test(identity, every_rotation_and_flip)
