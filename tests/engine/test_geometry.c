@@ -672,50 +672,42 @@ Test(bands, a_band_writes_only_its_own_rows)
 }
 
 /* The split for threads (engine/hqv.h), from the job's sizes alone. */
-static void split(uint32_t sw, uint32_t sh, uint32_t dw, uint32_t dh,
-		  uint32_t *rows, uint32_t *bands, unsigned int *threads,
-		  unsigned int max)
-{
-	struct hqv_job job = { .src = { .width = sw, .height = sh },
-			       .dst = { .width = dw, .height = dh } };
-
-	*rows = hqv_band_rows(&job);
-	*bands = (dh + *rows - 1) / *rows;
-	*threads = hqv_job_threads(&job, *bands, max);
-}
-
 Test(split, bands_follow_pixels_and_threads_follow_work)
 {
-	uint32_t rows, bands;
-	unsigned int threads;
+	static const struct {
+		const char *what;
+		uint32_t sw, sh, dw, dh;
+		unsigned int max;
+		uint32_t rows, bands;
+		unsigned int threads;
+	} cases[] = {
+		/* 2073600 / 262144: 7 threads' worth, held to max. */
+		{ "1080p", 1920, 1080, 1920, 1080, 64, 34, 32, 7 },
+		{ "1080p on 2", 1920, 1080, 1920, 1080, 2, 34, 32, 2 },
+		{ "a small frame", 160, 120, 160, 120, 64, 408, 1, 1 },
+		{ "a downscale follows its source", 1920, 1080, 160, 120, 64,
+		  2, 60, 7 },
+		{ "fewer bands than threads", 2560, 1440, 160, 4, 3, 2, 2, 2 },
+		{ "8K", 8192, 8192, 8192, 8192, 64, 8, 1024, 64 },
+		{ "a row over the size", 8192, 8192, 1, 8192, 64, 8, 1024, 64 },
+		{ "rows are pairs at least", 8192, 8192, 8192, 2, 64, 2, 1, 1 },
+	};
 
-	/* 1080p: 32 bands of 34 rows; 8 threads' worth, held to max. */
-	split(1920, 1080, 1920, 1080, &rows, &bands, &threads, 64);
-	cr_assert_eq(rows, 34);
-	cr_assert_eq(bands, 32);
-	cr_assert_eq(threads, 7);	/* 2073600 / 262144 */
-	split(1920, 1080, 1920, 1080, &rows, &bands, &threads, 2);
-	cr_assert_eq(threads, 2);
-	/* A small frame: one band, one thread, whatever the max. */
-	split(160, 120, 160, 120, &rows, &bands, &threads, 64);
-	cr_assert_eq(bands, 1);
-	cr_assert_eq(threads, 1);
-	/* A downscale's bands and threads follow its source. */
-	split(1920, 1080, 160, 120, &rows, &bands, &threads, 64);
-	cr_assert_eq(rows, 2);
-	cr_assert_eq(bands, 60);
-	cr_assert_eq(threads, 7);
-	/* Fewer bands than threads: the bands are the limit. */
-	split(2560, 1440, 160, 4, &rows, &bands, &threads, 3);
-	cr_assert_eq(bands, 2);
-	cr_assert_eq(threads, 2);
-	/* Bands are row pairs at least, even when a row is over the size. */
-	split(8192, 8192, 8192, 8192, &rows, &bands, &threads, 64);
-	cr_assert_eq(rows, 8);
-	split(8192, 8192, 1, 8192, &rows, &bands, &threads, 64);
-	cr_assert_eq(rows, 8);
-	split(8192, 8192, 8192, 2, &rows, &bands, &threads, 64);
-	cr_assert_eq(rows, 2);
-	cr_assert_eq(bands, 1);
-	cr_assert_eq(threads, 1);
+	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct hqv_job job = {
+			.src = { .width = cases[i].sw, .height = cases[i].sh },
+			.dst = { .width = cases[i].dw, .height = cases[i].dh },
+		};
+		uint32_t rows = hqv_band_rows(&job);
+		uint32_t bands = (cases[i].dh + rows - 1) / rows;
+		unsigned int threads = hqv_job_threads(&job, bands,
+						       cases[i].max);
+
+		cr_expect_eq(rows, cases[i].rows, "%s: %u rows a band",
+			     cases[i].what, rows);
+		cr_expect_eq(bands, cases[i].bands, "%s: %u bands",
+			     cases[i].what, bands);
+		cr_expect_eq(threads, cases[i].threads, "%s: %u threads",
+			     cases[i].what, threads);
+	}
 }
