@@ -645,8 +645,8 @@ struct area_state {
 	uint32_t *count;	/* the source pixels it covers */
 	uint32_t *offset;	/* where its weights start in weight */
 	uint32_t *total;	/* the sum of its weights */
+	uint64_t *inverse;	/* UINT64_MAX / total, for div_by() */
 	uint32_t *weight;	/* each covered pixel's overlap, in 2^-16 */
-	uint32_t *run[4];	/* a source row's running sums, per channel */
 	uint16_t *h[4];		/* a source row scaled across, per channel */
 	uint32_t *acc[4];	/* a destination row's weighted sum */
 	uint8_t *o[4];		/* a destination row, per channel */
@@ -662,10 +662,10 @@ static size_t area_layout(const struct hqv_job *job, struct area_state *s)
 	TAKE(s->count, n);
 	TAKE(s->offset, n);
 	TAKE(s->total, n);
+	TAKE(s->inverse, n);
 	/* A column covers at most the pixels it starts, ends and spans. */
 	TAKE(s->weight, w + 2 * n);
 	for (c = 0; c < 4; c++) {
-		TAKE(s->run[c], w + 1);
 		TAKE(s->h[c], n);
 		TAKE(s->acc[c], n);
 		TAKE(s->o[c], n);
@@ -697,50 +697,58 @@ static void area_columns(const struct hqv_job *job, struct area_state *s)
 		}
 		s->count[d] = at - s->offset[d];
 		s->total[d] = total;
+		s->inverse[d] = hqv_div_u64(UINT64_MAX, total);
 	}
+}
+
+/*
+ * floor(n / d) for n < 2^63 and the inverse m = floor((2^64 - 1) / d):
+ * n * m / 2^64 falls short of n / d by less than 2n / 2^64, under one, so
+ * its floor is the quotient or one less, which the remainder tells. A
+ * multiplication where a division by a column's weight took tens of
+ * cycles.
+ */
+static inline uint64_t div_by(uint64_t n, uint64_t d, uint64_t m)
+{
+	uint64_t q = hqv_mulhi_u64(n, m);
+
+	return n - q * d >= d ? q + 1 : q;
 }
 
 /*
  * Source row j of the crop scaled across, each of its channels (bytes
  * order[c] of step-byte pixels) a mean of the pixels each column covers.
- * A column's inner pixels are covered whole (weight 65536), so their sum
- * is a difference of the row's running sums; only its first and last
- * pixel weigh less.
+ * A column's inner pixels are covered whole (weight 65536), so they are
+ * summed as they are and weighted once; only its first and last pixel
+ * weigh less. Sums of whole numbers: the order they are added in does
+ * not change them.
  */
 static inline __attribute__((always_inline)) void
 area_across(const struct hqv_job *job, struct area_state *s, const uint8_t *p,
 	    const size_t step, const unsigned int channels, const uint8_t *o)
 {
 	const uint32_t *restrict weight = s->weight;
-	const uint32_t w = job->crop.width;
-	uint32_t d, x, run[4] = { 0, 0, 0, 0 };
+	uint32_t d, x;
 	unsigned int c;
 
-	for (x = 0; x < w; x++) {
-		for (c = 0; c < channels; c++) {
-			s->run[c][x] = run[c];
-			run[c] += p[x * step + o[c]];
-		}
-	}
-	for (c = 0; c < channels; c++)
-		s->run[c][w] = run[c];
 	for (d = 0; d < job->compose.width; d++) {
 		const uint32_t a = s->first[d], count = s->count[d];
 		const uint32_t *wk = weight + s->offset[d];
 		const uint32_t total = s->total[d];
+		uint32_t inner[4] = { 0, 0, 0, 0 };
 
+		for (x = a + 1; x + 1 < a + count; x++)
+			for (c = 0; c < channels; c++)
+				inner[c] += p[x * step + o[c]];
 		for (c = 0; c < channels; c++) {
-			const uint32_t *restrict sums = s->run[c];
-			uint64_t sum = (uint64_t)wk[0] * p[a * step + o[c]];
+			uint64_t sum = (uint64_t)wk[0] * p[a * step + o[c]] +
+				       ((uint64_t)inner[c] << 16);
 
 			if (count >= 2)
 				sum += (uint64_t)wk[count - 1] *
 				       p[(a + count - 1) * step + o[c]];
-			if (count >= 3)
-				sum += (uint64_t)(sums[a + count - 1] -
-						  sums[a + 1]) << 16;
-			s->h[c][d] = hqv_div_s64(sum * HQV_ONE + total / 2,
-						 total);
+			s->h[c][d] = div_by(sum * HQV_ONE + total / 2, total,
+					    s->inverse[d]);
 		}
 	}
 }

@@ -14,7 +14,10 @@
 #include <linux/string.h>
 #include <linux/types.h>
 #define hqv_div_s64(a, b)	div64_s64(a, b)
+#define hqv_div_u64(a, b)	div64_u64(a, b)
+#define hqv_mulhi_u64(a, b)	mul_u64_u64_shr(a, b, 64)
 #define UINT32_MAX		U32_MAX
+#define UINT64_MAX		U64_MAX
 #else
 #include <errno.h>
 #include <stdbool.h>
@@ -22,6 +25,9 @@
 #include <stdint.h>
 #include <string.h>
 #define hqv_div_s64(a, b)	((int64_t)(a) / (int64_t)(b))
+#define hqv_div_u64(a, b)	((uint64_t)(a) / (uint64_t)(b))
+#define hqv_mulhi_u64(a, b)	\
+	((uint64_t)(((unsigned __int128)(a) * (uint64_t)(b)) >> 64))
 #endif
 
 /*
