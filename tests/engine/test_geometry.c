@@ -703,11 +703,11 @@ Test(split, bands_follow_pixels_and_threads_follow_work)
 		unsigned int threads = hqv_job_threads(&job, bands,
 						       cases[i].max);
 
-		cr_expect_eq(rows, cases[i].rows, "%s: %u rows a band",
+		cr_assert_eq(rows, cases[i].rows, "%s: %u rows a band",
 			     cases[i].what, rows);
-		cr_expect_eq(bands, cases[i].bands, "%s: %u bands",
+		cr_assert_eq(bands, cases[i].bands, "%s: %u bands",
 			     cases[i].what, bands);
-		cr_expect_eq(threads, cases[i].threads, "%s: %u threads",
+		cr_assert_eq(threads, cases[i].threads, "%s: %u threads",
 			     cases[i].what, threads);
 	}
 }
