@@ -165,15 +165,18 @@ static void image_from_buf(struct hqv_image *img, const struct vhqv_config *cfg,
 	vhqv_image_init(img, cfg, queue, mem, size, offset, vbuf->field);
 }
 
-/* Scratch memory for the engine, kept while the geometry does not grow. */
-static int scratch_reserve(struct vhqv_ctx *ctx, size_t size)
+/*
+ * Grow a buffer (engine scratch, the previous frame) to size bytes,
+ * keeping it while it is large enough: false when out of memory.
+ */
+static bool reserve(void **buf, size_t *have, size_t size)
 {
-	if (size <= ctx->scratch_size)
-		return 0;
-	kvfree(ctx->scratch);
-	ctx->scratch = kvmalloc(size, GFP_KERNEL);
-	ctx->scratch_size = ctx->scratch ? size : 0;
-	return ctx->scratch ? 0 : -ENOMEM;
+	if (size <= *have)
+		return true;
+	kvfree(*buf);
+	*buf = kvmalloc(size, GFP_KERNEL);
+	*have = *buf ? size : 0;
+	return *buf;
 }
 
 /* Keep a copy of the source frame for the next job. */
@@ -183,13 +186,8 @@ static void keep_prev(struct vhqv_ctx *ctx, const struct hqv_image *src,
 	size_t size = vhqv_prev_size(q);
 
 	ctx->prev_valid = false;
-	if (size > ctx->prev_size) {
-		kvfree(ctx->prev_buf);
-		ctx->prev_buf = kvmalloc(size, GFP_KERNEL);
-		ctx->prev_size = ctx->prev_buf ? size : 0;
-		if (!ctx->prev_buf)
-			return;
-	}
+	if (!reserve(&ctx->prev_buf, &ctx->prev_size, size))
+		return;
 	vhqv_keep_prev(&ctx->prev, ctx->prev_buf, src, q);
 	ctx->prev_valid = true;
 }
@@ -243,17 +241,6 @@ void vhqv_helper_work(struct work_struct *work)
 		complete(&b->helpers_done);
 }
 
-/* A helper's scratch memory, kept while it is large enough. */
-static bool helper_reserve(struct vhqv_helper *h, size_t size)
-{
-	if (size <= h->scratch_size)
-		return true;
-	kvfree(h->scratch);
-	h->scratch = kvmalloc(size, GFP_KERNEL);
-	h->scratch_size = h->scratch ? size : 0;
-	return h->scratch;
-}
-
 /*
  * Run the engine on a job, split into bands as the engine says
  * (hqv_band_rows(), hqv_job_threads()) across this work and up to
@@ -275,7 +262,8 @@ static bool run_bands(struct vhqv_ctx *ctx, size_t scratch)
 	helpers = hqv_job_threads(&ctx->job, b->count, vhqv_workers) - 1;
 	/* Out of memory for a helper's scratch: fewer helpers. */
 	for (i = 0; i < helpers; i++)
-		if (!helper_reserve(&dev->helpers[i], scratch))
+		if (!reserve(&dev->helpers[i].scratch,
+			     &dev->helpers[i].scratch_size, scratch))
 			break;
 	helpers = i;
 	if (helpers) {
@@ -330,7 +318,7 @@ void vhqv_run_work(struct work_struct *work)
 	if (prepare_job(job, &scratch)) {
 		/* The ioctls keep the queues consistent: a driver bug. */
 		v4l2_err(&dev->v4l2_dev, "engine rejected the job\n");
-	} else if (!scratch_reserve(ctx, scratch)) {
+	} else if (reserve(&ctx->scratch, &ctx->scratch_size, scratch)) {
 		if (run_bands(ctx, scratch)) {
 			state = VB2_BUF_STATE_DONE;
 			/*

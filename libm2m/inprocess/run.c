@@ -3,9 +3,9 @@
  * The in-process device's jobs: one OUTPUT and one CAPTURE buffer are
  * taken when both queues stream and have buffers ready, as v4l2-mem2mem
  * schedules vhqv, by the context's worker thread or by a thread waiting
- * for them (below), which runs the engine on them in bands of
- * rows across its band pool (pool.c), checking for an abort
- * between bands. The job is engine/hqv-v4l2.c's, as in vhqv-run.c.
+ * for them (below), which runs the engine on them in bands across its
+ * band pool (pool.c), checking for an abort between bands. The job is
+ * engine/hqv-v4l2.c's, as in vhqv-run.c.
  *
  * Also here, as vhqv and v4l2-mem2mem have them: draining (ENC_CMD STOP,
  * V4L2_BUF_FLAG_LAST, EOS) and geometry changes while CAPTURE streams
