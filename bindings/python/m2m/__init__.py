@@ -64,6 +64,7 @@ from ._events import Event, Events
 from ._formats import (FIELDS, format_name, formats, fourcc, frame_format, plane_layouts,
                        plane_names, plane_shapes, plane_views)
 from ._frame import Frame
+from ._picture import PlanePictures
 from ._session import Session
 from .device import Device, DeviceInfo, Ready, devices, open
 
@@ -72,9 +73,9 @@ __version__ = f"{capi.M2M_VERSION_MAJOR}.{capi.M2M_VERSION_MINOR}.{capi.M2M_VERS
 __all__ = [
     "BufferTooSmall", "Control", "Controls", "Device", "DeviceBusy", "DeviceClosed",
     "DeviceInfo", "DeviceNotFound", "EndOfStream", "Error", "Event", "Events", "FIELDS",
-    "Frame", "InvalidArgument", "NotFound", "NotSupported", "OutOfRange", "Ready",
-    "Session", "Timeout", "UnknownControl", "UnsupportedFormat", "WouldBlock", "WrongType",
-    "devices",
+    "Frame", "InvalidArgument", "NotFound", "NotSupported", "OutOfRange", "PlanePictures",
+    "Ready", "Session", "Timeout", "UnknownControl", "UnsupportedFormat", "WouldBlock",
+    "WrongType", "devices",
     "format_name", "formats", "fourcc", "frame_format", "from_errno", "ir", "open",
     "plane_layouts", "plane_names", "plane_shapes", "plane_views",
 ]

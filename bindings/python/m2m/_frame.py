@@ -31,7 +31,8 @@ class Frame:
     Made by hand, a frame is checked as :meth:`Device.convert` checks a
     source: ``planes`` a tuple or list of numpy arrays shaped and typed
     per :func:`~m2m.plane_shapes` (any strides), ``format`` a pixel
-    format, ``width`` and ``height`` positive integers, ``names`` (None:
+    format, ``width`` and ``height`` positive integers (None: the first
+    plane's, as :meth:`Device.convert` reads a source's), ``names`` (None:
     the format's) its :func:`~m2m.plane_names`, ``matrix`` and ``range``
     names or None; anything else raises an :class:`~m2m.InvalidArgument`
     naming it. ``buffer`` and ``index`` are a session's.
@@ -43,13 +44,15 @@ class Frame:
             for out in s.process(frames):
                 print(out.sequence, out.array.shape)   # (480, 640, 2)
         grey = m2m.Frame([np.zeros((48, 64), np.uint8)], "GREY", 64, 48)
+        shown = m2m.Frame([rgb], "RGB24")   # size from the array; a notebook
+                                            # shows it (to_rgb(), _repr_png_())
     """
 
     __slots__ = ("planes", "format", "width", "height", "names", "_buffer",
                  "index", "matrix", "range", "__weakref__")
 
-    def __init__(self, planes, format, width, height, names=None, buffer=None,  # noqa: A002
-                 index=None, matrix=None, range=None):  # noqa: A002
+    def __init__(self, planes, format, width=None, height=None, names=None,  # noqa: A002
+                 buffer=None, index=None, matrix=None, range=None):  # noqa: A002
         #: The Y'CbCr matrix: "bt601", "bt709", "bt2020", or None
         #: (untagged). Of an R'G'B' frame, a label: the matrix of the
         #: Y'CbCr it was made from, which Y'CbCr made from it takes.
@@ -57,6 +60,10 @@ class Frame:
         #: "limited" (Y' 16..235) or "full" (0..255), or None (untagged).
         self.range = check_range(range)
         self.format = _format(format)
+        if width is None or height is None:
+            shape_width, shape_height = _first_shape(planes, self.format)
+            width = shape_width if width is None else width
+            height = shape_height if height is None else height
         self.width, self.height = _args.dimensions((width, height), "(width, height)")
         own = plane_names(self.format)
         if names is not None and (not isinstance(names, (tuple, list)) or tuple(names) != own):
@@ -155,6 +162,53 @@ class Frame:
         return Frame([np.array(p) for p in self.planes], self.format, self.width,
                      self.height, self.names, matrix=self.matrix, range=self.range)
 
+    def to_rgb(self, device=None):
+        """The picture as full-range R'G'B': a new ``(h, w, 3)`` uint8
+        array, what :meth:`Device.convert` gives for RGB24 (and what
+        ``matplotlib``'s ``imshow``, ``PIL.Image.fromarray`` and
+        ``cv2.cvtColor(..., COLOR_RGB2BGR)`` take).
+
+        The conversion is the device's: ``device`` (an open
+        :class:`Device`) or, by default, the in-process one (the HQV
+        engine, which vhqv computes too), opened on first use and kept.
+        It reads the frame's own :attr:`matrix` and :attr:`range`, so a
+        BT.709 or full-range frame shows its true colours; untagged, it is
+        read as libm2m reads any (BT.601 limited-range Y'CbCr).
+
+        Example::
+
+            hd = dev.convert(rgb, to="NV12", to_matrix="bt709")
+            plt.imshow(hd.to_rgb())              # read as BT.709
+            same = hd.to_rgb(dev)                # converted by dev instead
+
+        Raises :class:`WrongType` naming ``device`` for anything but a
+        Device or None; a device's errors as :meth:`Device.convert`.
+        """
+        from ._picture import rgb
+        return rgb(self, device)
+
+    def _repr_png_(self):
+        """PNG bytes of :meth:`to_rgb`'s picture: what a notebook (IPython)
+        shows for a frame."""
+        from ._picture import png
+        return png(self.to_rgb())
+
+    def plane_pictures(self):
+        """The frame's planes as grey pictures side by side, for a
+        notebook: a :class:`PlanePictures`, whose PNG shows each plane (a
+        plane of several channels one picture a channel) left to right in
+        plane order, with their labels in :attr:`PlanePictures.labels`.
+
+        Example::
+
+            nv12.plane_pictures()       # shows Y, then CbCr's Cb and Cr
+
+        Raises :class:`UnsupportedFormat` for a format of 16-bit words
+        (RGB565), which is no grey picture: use :meth:`to_rgb`.
+        """
+        from ._picture import PlanePictures
+        return PlanePictures(self)
+
     @classmethod
     def _of(cls, planes, name, fmt, names=None, buffer=None, index=None):
         """A frame of a format a device gave, tagged with its colour."""
@@ -172,6 +226,21 @@ def _format(value):
         return format_name(value)
     except InvalidArgument as e:
         raise type(e)(e.errno, f"format={value!r}: {e.strerror}") from None
+
+
+def _first_shape(planes, fmt):
+    """(width, height) of a frame's first plane, as convert() reads a
+    source's size from its first array."""
+    if not isinstance(planes, (tuple, list)) or not planes:
+        raise _args.wrong_type("planes", "a tuple or list of numpy arrays", planes)
+    first = planes[0]
+    if not isinstance(first, np.ndarray):
+        raise UnsupportedFormat(22, f"a {fmt} frame must be a numpy array, "
+                                f"not {type(first).__name__}")
+    if first.ndim < 2:
+        raise UnsupportedFormat(22, f"a {fmt} frame's first plane must have shape "
+                                f"(height, width, ...), not {first.shape}")
+    return first.shape[1], first.shape[0]
 
 
 def _planes(planes, fmt, width, height, names):
