@@ -1,5 +1,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Controls: a device's V4L2 controls as attributes and as a mapping."""
+from __future__ import annotations
+
+from typing import Union
+
 import re
 from collections.abc import MutableMapping
 
@@ -57,7 +61,7 @@ class Control:
         step = f" in steps of {self.step}" if self.step > 1 else ""
         return f"{self.minimum} to {self.maximum}{step}"
 
-    def to_value(self, value):
+    def to_value(self, value: Union[bool, int, str]) -> int:
         """The integer to set for a Python value, checked against the
         control's type, range, step and menu: a boolean control takes True
         or False (not 0 or 1), a menu an item's name (any case) or its
@@ -92,7 +96,7 @@ class Control:
             raise OutOfRange(34, f"control {self.key!r} takes {self._range()}, not {value!r}")
         return value
 
-    def from_value(self, value):
+    def from_value(self, value: int) -> Union[bool, int, str]:
         """The Python value of a raw control value: bool for booleans, the
         item name for menus, else the integer.
 
@@ -153,7 +157,7 @@ class Controls(MutableMapping):
             object.__setattr__(self, "_by_key", by_key)
         return self._by_key
 
-    def info(self, name):
+    def info(self, name: Union[str, int]) -> Control:
         """The :class:`Control` describing a control, by name or id.
 
         Example::
@@ -218,7 +222,7 @@ class Controls(MutableMapping):
     def __dir__(self):
         return list(self._load()) + ["info"]
 
-    def reset(self):
+    def reset(self) -> None:
         """Set every writable control to its default.
 
         Example::

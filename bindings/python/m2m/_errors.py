@@ -27,6 +27,8 @@ class                  errno             when
 ``NotSupported``       ENOTSUP, ENOTTY   the device cannot do that
 =====================  ================  ==================================
 """
+from __future__ import annotations
+
 import errno as _errno
 
 
@@ -218,7 +220,7 @@ _BY_ERRNO = {
 }
 
 
-def from_errno(err, message):
+def from_errno(err: int, message: str) -> Error:
     """The exception for a negative-errno failure of libm2m (capi uses it).
 
     Example::

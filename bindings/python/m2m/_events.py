@@ -1,5 +1,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Events: control changes, frame starts, end of stream, source changes."""
+from __future__ import annotations
+
+from typing import Iterator, Optional, Union, cast
+
 import asyncio
 from dataclasses import dataclass
 
@@ -38,9 +42,9 @@ class Event:
             print(ev.control, ev.value)
     """
     kind: str
-    control: str = None
-    value: int = None
-    frame_sequence: int = None
+    control: Optional[str] = None
+    value: Optional[int] = None
+    frame_sequence: Optional[int] = None
     changes: int = 0
     sequence: int = 0
     pending: int = 0
@@ -77,7 +81,8 @@ class Events:
     def _control(self, control):
         return self._device.controls.info(control)
 
-    def subscribe(self, kind, control=None, *, initial=False, feedback=True):
+    def subscribe(self, kind: str, control: Union[str, int, None] = None, *,
+                  initial: bool = False, feedback: bool = True) -> None:
         """Ask for events of a kind: "eos", "frame_sync", "source_change",
         or "ctrl" for one control (by name).
 
@@ -95,7 +100,7 @@ class Events:
             (capi.M2M_EVENT_ALLOW_FEEDBACK if _args.boolean(feedback, "feedback") else 0)
         capi.m2m_subscribe_event(self._device._h().ptr, kind, self._id(kind, control), flags)
 
-    def unsubscribe(self, kind, control=None):
+    def unsubscribe(self, kind: str, control: Union[str, int, None] = None) -> None:
         """Stop events of a kind (see :meth:`subscribe`).
 
         Example::
@@ -133,7 +138,7 @@ class Events:
         return Event(kind, control, value, frame_sequence, ev.changes, ev.sequence,
                      ev.pending, ev.timestamp_ns)
 
-    def fileno(self):
+    def fileno(self) -> int:
         """The device's fd for ``select``/``selectors``/asyncio: readable
         while an event (or a buffer) can be dequeued. Do not read or close
         it.
@@ -144,7 +149,7 @@ class Events:
         """
         return capi.m2m_get_fd(self._device._h().ptr)
 
-    def get(self, timeout=None):
+    def get(self, timeout: Optional[float] = None) -> Optional[Event]:
         """The next event, waiting up to ``timeout`` seconds (None: for
         ever, Ctrl-C ending the wait; 0: not at all); None when none came.
 
@@ -163,7 +168,7 @@ class Events:
                 return None
         return _waiting.wait(take, timeout)
 
-    def pending(self):
+    def pending(self) -> list[Event]:
         """Every event queued now, without waiting.
 
         Example::
@@ -176,14 +181,14 @@ class Events:
             events.append(ev)
         return events
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Event]:
         while True:
-            yield self.get()
+            yield cast(Event, self.get())   # None only on a timeout
 
-    def __aiter__(self):
+    def __aiter__(self) -> Events:
         return self
 
-    async def __anext__(self):
+    async def __anext__(self) -> Event:
         """The next event, waiting in the running asyncio loop."""
         loop = asyncio.get_running_loop()
         fd = self.fileno()
@@ -194,7 +199,7 @@ class Events:
             except WouldBlock:
                 pass
             readable = loop.create_future()
-            loop.add_reader(fd, lambda: readable.done() or readable.set_result(None))
+            loop.add_reader(fd, _waiting.settle, readable)
             try:
                 await readable
             finally:

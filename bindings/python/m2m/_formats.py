@@ -24,6 +24,10 @@ second luma, a copy of the last one).
 
 A padded line pitch (``bytesperline``) gives strided views, not copies.
 """
+from __future__ import annotations
+
+from typing import Any, List, Optional, Sequence, Tuple, Union
+
 import numpy as np
 
 from . import _args, capi
@@ -37,7 +41,7 @@ FIELDS = {
 _FIELD_NAMES = {v: k for k, v in FIELDS.items()}
 
 
-def formats():
+def formats() -> List[str]:
     """Every pixel format name of libm2m's table, in the table's order.
 
     Example::
@@ -45,7 +49,7 @@ def formats():
         >>> "NV12" in m2m.formats()
         True
     """
-    names = []
+    names: List[str] = []
     i = 0
     while True:
         code = capi.m2m_fourcc_at(i)
@@ -55,7 +59,7 @@ def formats():
         i += 1
 
 
-def fourcc(name):
+def fourcc(name: Union[str, int]) -> int:
     """The V4L2 fourcc code of a pixel format, by the table's name (any
     case) or four-character code; a known code passes through.
 
@@ -71,7 +75,7 @@ def fourcc(name):
     """
     code = 0
     if _args.is_integer(name):
-        code = int(name) if 0 < name < 2 ** 32 else 0
+        code = int(name) if 0 < int(name) < 2 ** 32 else 0
     elif isinstance(name, str):
         code = capi.m2m_fourcc_from_name(name)
         if capi.m2m_fourcc_to_name(code) is None:
@@ -85,7 +89,7 @@ def fourcc(name):
     return code
 
 
-def format_name(code):
+def format_name(code: Union[str, int]) -> str:
     """The table's name of a fourcc code (or of a name, normalised).
 
     Example::
@@ -106,7 +110,8 @@ def field_name(code):
     return _FIELD_NAMES.get(code, str(code))
 
 
-def frame_format(name, width, height, *, field=None, bytesperline=None):
+def frame_format(name: Union[str, int], width: int, height: int, *, field: Optional[str] = None,
+                 bytesperline: Optional[Sequence[int]] = None) -> capi.m2m_format:
     """The tightly packed layout of a frame, as a ``capi.m2m_format``
     (progressive, default colorimetry), optionally with padded lines.
 
@@ -152,7 +157,7 @@ def describe(fmt):
     return f"{name} {fmt.width}x{fmt.height}"
 
 
-def plane_names(name):
+def plane_names(name: Union[str, int]) -> Tuple[str, ...]:
     """The names of a format's colour planes: ("Y", "CbCr") for NV12,
     ("Y", "Cb", "Cr") for YUV420, (name,) for one-plane formats.
 
@@ -171,7 +176,7 @@ def plane_names(name):
     return ("Y", "Cr", "Cb") if swapped else ("Y", "Cb", "Cr")
 
 
-def plane_layouts(fmt):
+def plane_layouts(fmt: capi.m2m_format) -> List[capi.m2m_plane_layout]:
     """The colour planes of a ``capi.m2m_format``: a list of
     ``capi.m2m_plane_layout`` (memory_plane, offset, bytesperline, width,
     height, channels, sample_bytes).
@@ -200,7 +205,7 @@ def _dtype(pl):
     return np.dtype(np.uint8 if pl.sample_bytes == 1 else "<u2")
 
 
-def plane_shapes(fmt):
+def plane_shapes(fmt: capi.m2m_format) -> List[Tuple[Tuple[int, ...], np.dtype[Any]]]:
     """The numpy (shape, dtype) of each colour plane of a format.
 
     Example::
@@ -211,7 +216,9 @@ def plane_shapes(fmt):
     return [(_shape(pl), _dtype(pl)) for pl in plane_layouts(fmt)]
 
 
-def plane_views(fmt, memory, layouts=None):
+def plane_views(fmt: capi.m2m_format, memory: Sequence[Any],
+                layouts: Optional[Sequence[capi.m2m_plane_layout]] = None,
+                ) -> Tuple[np.ndarray[Any, np.dtype[Any]], ...]:
     """Numpy views of a frame's colour planes, without copying.
 
     :param fmt: the frame's ``capi.m2m_format``
@@ -228,7 +235,7 @@ def plane_views(fmt, memory, layouts=None):
     """
     layouts = layouts or plane_layouts(fmt)
     memory = _memory_planes(memory, fmt)
-    views = []
+    views: List[np.ndarray[Any, np.dtype[Any]]] = []
     for pl in layouts:
         shape, dtype, strides = view_geometry(pl)
         views.append(np.ndarray(shape, dtype, buffer=memory[pl.memory_plane],

@@ -1,11 +1,22 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Frames: a picture as one numpy array per colour plane."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence, Tuple, Union, overload
+
 import numpy as np
 
 from . import _args, capi
 from ._colour import check_matrix, check_range, matrix_of, range_of
 from ._errors import InvalidArgument, NotFound, UnsupportedFormat
 from ._formats import check_plane, format_name, frame_format, plane_names, plane_shapes
+
+if TYPE_CHECKING:
+    from ._picture import PlanePictures
+    from .device import Device
+
+#: A plane: an array of uint8 (uint16 for RGB565) samples.
+Array = np.ndarray[Any, np.dtype[Any]]
 
 
 class Frame:
@@ -51,8 +62,20 @@ class Frame:
     __slots__ = ("planes", "format", "width", "height", "names", "_buffer",
                  "index", "matrix", "range", "__weakref__")
 
-    def __init__(self, planes, format, width=None, height=None, names=None,  # noqa: A002
-                 buffer=None, index=None, matrix=None, range=None):  # noqa: A002
+    planes: Tuple[Array, ...]
+    format: str
+    width: int
+    height: int
+    names: Tuple[str, ...]
+    index: Optional[int]
+    matrix: Optional[str]
+    range: Optional[str]
+
+    def __init__(self, planes: Sequence[Array], format: Union[str, int],  # noqa: A002
+                 width: Optional[int] = None, height: Optional[int] = None,
+                 names: Optional[Sequence[str]] = None, buffer: Optional[capi.m2m_buffer] = None,
+                 index: Optional[int] = None, matrix: Optional[str] = None,
+                 range: Optional[str] = None) -> None:  # noqa: A002
         #: The Y'CbCr matrix: "bt601", "bt709", "bt2020", or None
         #: (untagged). Of an R'G'B' frame, a label: the matrix of the
         #: Y'CbCr it was made from, which Y'CbCr made from it takes.
@@ -77,7 +100,7 @@ class Frame:
         self.index = None if index is None else _args.integer(index, "index", 0)
 
     @property
-    def buffer(self):
+    def buffer(self) -> Optional[capi.m2m_buffer]:
         """The ``capi.m2m_buffer`` this frame views (session frames), else
         None.
 
@@ -88,7 +111,7 @@ class Frame:
         return self._buffer
 
     @property
-    def array(self):
+    def array(self) -> Array:
         """The one plane of a one-plane frame (YUYV, RGB24, GREY, ...).
 
         Example::
@@ -102,16 +125,22 @@ class Frame:
                                     f"{self.names}: use frame.planes or frame[name]")
         return self.planes[0]
 
-    def __array__(self, dtype=None):
+    def __array__(self, dtype: Any = None) -> Array:
         return self.array if dtype is None else self.array.astype(dtype)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Array]:
         return iter(self.planes)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.planes)
 
-    def __getitem__(self, key):
+    @overload
+    def __getitem__(self, key: Union[str, int]) -> Array: ...
+
+    @overload
+    def __getitem__(self, key: slice) -> Tuple[Array, ...]: ...
+
+    def __getitem__(self, key: Any) -> Union[Array, Tuple[Array, ...]]:
         """A plane by index or by name ("Y", "CbCr", ...); :class:`NotFound`
         for one the frame does not have."""
         if isinstance(key, str) and key in self.names:
@@ -128,31 +157,31 @@ class Frame:
         return default if self._buffer is None else getattr(self._buffer, name)
 
     @property
-    def sequence(self):
+    def sequence(self) -> Optional[int]:
         """Frame number on its queue (session frames), else None."""
         return self._meta("sequence")
 
     @property
-    def timestamp_ns(self):
+    def timestamp_ns(self) -> Optional[int]:
         """The timestamp carried from the OUTPUT frame (ns), else None."""
         return self._meta("timestamp_ns")
 
     @property
-    def flags(self):
+    def flags(self) -> int:
         """V4L2_BUF_FLAG_* bits of the buffer (session frames), else 0."""
         return self._meta("flags", 0)
 
     @property
-    def last(self):
+    def last(self) -> bool:
         """Whether this is the LAST frame of a drain or of a geometry."""
         return bool(self.flags & 0x00100000)
 
     @property
-    def error(self):
+    def error(self) -> bool:
         """Whether the device flagged this frame as failed."""
         return bool(self.flags & 0x00000040)
 
-    def copy(self):
+    def copy(self) -> Frame:
         """A frame holding copies of the planes, detached from any buffer.
 
         Example::
@@ -162,7 +191,7 @@ class Frame:
         return Frame([np.array(p) for p in self.planes], self.format, self.width,
                      self.height, self.names, matrix=self.matrix, range=self.range)
 
-    def to_rgb(self, device=None):
+    def to_rgb(self, device: Optional[Device] = None) -> np.ndarray[Any, np.dtype[np.uint8]]:
         """The picture as full-range R'G'B': a new ``(h, w, 3)`` uint8
         array, what :meth:`Device.convert` gives for RGB24 (and what
         ``matplotlib``'s ``imshow``, ``PIL.Image.fromarray`` and
@@ -187,13 +216,13 @@ class Frame:
         from ._picture import rgb
         return rgb(self, device)
 
-    def _repr_png_(self):
+    def _repr_png_(self) -> bytes:
         """PNG bytes of :meth:`to_rgb`'s picture: what a notebook (IPython)
         shows for a frame."""
         from ._picture import png
         return png(self.to_rgb())
 
-    def plane_pictures(self):
+    def plane_pictures(self) -> PlanePictures:
         """The frame's planes as grey pictures side by side, for a
         notebook: a :class:`PlanePictures`, whose PNG shows each plane (a
         plane of several channels one picture a channel) left to right in
@@ -215,7 +244,7 @@ class Frame:
         return cls(planes, name, fmt.width, fmt.height, names, buffer=buffer, index=index,
                    matrix=matrix_of(fmt), range=range_of(fmt))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         shapes = ", ".join(f"{n} {p.shape}" for n, p in zip(self.names, self.planes))
         tags = "".join(f" {t}" for t in (self.matrix, self.range) if t)
         return f"<m2m.Frame {self.format} {self.width}x{self.height}{tags}: {shapes}>"

@@ -7,40 +7,49 @@ arithmetic of its own here, so a picture shows what the engine makes of
 the frame's matrix and range. PNG is written with zlib and struct: 8-bit
 grey or RGB, one IDAT chunk, no filter, which every decoder reads.
 """
+from __future__ import annotations
+
 import struct
 import threading
 import zlib
+from typing import TYPE_CHECKING, Any, Optional, Tuple, cast
 
 import numpy as np
 
 from . import _args
 from ._errors import UnsupportedFormat
 
+if TYPE_CHECKING:
+    from ._frame import Frame
+    from .device import Device
+
 #: The picture between two planes' tiles in :class:`PlanePictures`: black.
 GAP = 8
 
-_display = None
+_display: Optional[Device] = None
 _display_lock = threading.Lock()
 
 
-def rgb(frame, device):
+def rgb(frame: Frame, device: Optional[Device]) -> np.ndarray[Any, np.dtype[np.uint8]]:
     """``frame`` as a full-range RGB24 array, converted by ``device``
     (None: this process's in-process device, opened on first use and
     kept, one call at a time)."""
     from .device import Device, open  # pylint: disable=redefined-builtin
-    if device is not None:
-        if not isinstance(device, Device):
-            raise _args.wrong_type("device", "an m2m.Device or None (the in-process "
-                                   "device)", device)
-        return device.convert(frame, to="RGB24", to_range="full")
     global _display  # pylint: disable=global-statement
-    with _display_lock:
-        if _display is None:
-            _display = open("inprocess")
-        return _display.convert(frame, to="RGB24", to_range="full")
+    if device is None:
+        with _display_lock:
+            _display = _display or open("inprocess")
+            result = _display.convert(frame, to="RGB24", to_range="full")
+    elif isinstance(device, Device):
+        result = device.convert(frame, to="RGB24", to_range="full")
+    else:
+        raise _args.wrong_type("device", "an m2m.Device or None (the in-process device)",
+                               device)
+    # RGB24 has one plane, so convert() gives an array.
+    return cast("np.ndarray[Any, np.dtype[np.uint8]]", result)
 
 
-def png(pixels):
+def png(pixels: np.ndarray[Any, np.dtype[Any]]) -> bytes:
     """PNG bytes of an (h, w) grey or (h, w, 3) RGB uint8 array."""
     height, width = pixels.shape[:2]
     colour_type = 2 if pixels.ndim == 3 else 0
@@ -51,7 +60,7 @@ def png(pixels):
         _chunk(b"IDAT", zlib.compress(rows.tobytes(), 6)) + _chunk(b"IEND", b"")
 
 
-def _chunk(kind, data):
+def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + \
         struct.pack(">I", zlib.crc32(kind + data))
 
@@ -74,8 +83,10 @@ class PlanePictures:
     """
 
     __slots__ = ("format", "tiles")
+    format: str
+    tiles: Tuple[Tuple[str, int, np.ndarray[Any, np.dtype[Any]]], ...]
 
-    def __init__(self, frame):
+    def __init__(self, frame: Frame) -> None:
         self.format = frame.format
         tiles, left = [], 0
         for name, plane in zip(frame.names, frame.planes):
@@ -92,12 +103,12 @@ class PlanePictures:
         self.tiles = tuple(tiles)
 
     @property
-    def labels(self):
+    def labels(self) -> Tuple[str, ...]:
         """The pictures' names, left to right: ``("Y", "CbCr[0]",
         "CbCr[1]")`` for NV12."""
         return tuple(label for label, _, _ in self.tiles)
 
-    def pixels(self):
+    def pixels(self) -> np.ndarray[Any, np.dtype[Any]]:
         """The tiled grey picture, an (h, w) uint8 array.
 
         Example::
@@ -111,8 +122,8 @@ class PlanePictures:
             canvas[:picture.shape[0], left:left + picture.shape[1]] = picture
         return canvas
 
-    def _repr_png_(self):
+    def _repr_png_(self) -> bytes:
         return png(self.pixels())
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<m2m.PlanePictures {self.format}: {', '.join(self.labels)}>"

@@ -1,5 +1,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Streaming sessions: frames in and out through mapped buffers."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Sequence, Union
+
 import numpy as np
 
 from . import _args, _waiting, capi
@@ -8,6 +12,9 @@ from ._formats import check_plane, format_name
 from ._frame import Frame
 from ._memory import QueueMemory
 from .device import _QUEUE_NAMES, CAPTURE, OUTPUT
+
+if TYPE_CHECKING:
+    from .device import Source
 
 # The C functions themselves, not SWIG's Python wrappers around them: one
 # Python call less per buffer on the streaming path.
@@ -88,13 +95,13 @@ class Session:
 
     # ------------------------------------------------------------------
 
-    def __enter__(self):
+    def __enter__(self) -> Session:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def close(self):
+    def close(self) -> None:
         """Stop both queues. The buffers are freed when no frame of the
         session is referenced any more (else when the device is next
         reconfigured, or closed). Closing twice is harmless.
@@ -123,14 +130,14 @@ class Session:
         self._device._h()
 
     @property
-    def inputs(self):
+    def inputs(self) -> tuple[Frame, ...]:
         """Every OUTPUT buffer as a Frame (for filling them up front)."""
         return tuple(self._inputs.frames)
 
     # ------------------------------------------------------------------
     # Step by step
 
-    def input_frame(self):
+    def input_frame(self) -> Frame:
         """A free OUTPUT buffer, as a Frame to write the next source frame
         into (then :meth:`queue` it). Waits for the device to finish one
         when all are queued. Its planes hold whatever the buffer held.
@@ -156,7 +163,7 @@ class Session:
                 raise Timeout(110, f"no frame from {self._device.path} in {timeout} s")
         return _dequeue_index(self._ptr, queue)
 
-    def queue(self, frame, *, timestamp_ns=None):
+    def queue(self, frame: Source, *, timestamp_ns: Optional[int] = None) -> None:
         """Give the device a source frame: an input Frame of this session
         (no copy), or numpy arrays as :meth:`Device.convert` takes them
         (copied into a free OUTPUT buffer, after checking dtype, shape and
@@ -199,7 +206,7 @@ class Session:
             self._free.append(target.index)
             raise
 
-    def dequeue(self, timeout=None):
+    def dequeue(self, timeout: Optional[float] = None) -> Frame:
         """The next result: a Frame viewing a CAPTURE buffer, the caller's
         until :meth:`release`. Waits for it (up to ``timeout`` seconds;
         None: for ever, Ctrl-C ending the wait).
@@ -261,7 +268,7 @@ class Session:
         self._geometry_ended = False
         self._empty_last = None
 
-    def release(self, frame):
+    def release(self, frame: Frame) -> None:
         """Give a CAPTURE buffer back to the device for another result.
 
         Example::
@@ -274,7 +281,7 @@ class Session:
                                   f"{frame!r}")
         _queue_index(self._ptr, CAPTURE, frame.index, 0)
 
-    def drain(self):
+    def drain(self) -> None:
         """Ask the device to finish what is queued and flag the last
         result LAST; :meth:`dequeue` then raises :class:`EndOfStream`.
 
@@ -286,7 +293,7 @@ class Session:
         capi.m2m_drain(self._ptr)
         self._draining = True
 
-    def restart(self):
+    def restart(self) -> None:
         """Resume after a drain.
 
         Example::
@@ -300,7 +307,7 @@ class Session:
     # ------------------------------------------------------------------
     # The loop
 
-    def process(self, frames):
+    def process(self, frames: Iterable[Source]) -> Iterator[Frame]:
         """Stream frames through the device, yielding each result as it
         comes, in order: one output Frame (viewing a CAPTURE buffer) per
         input. Each output is valid until the next one is asked for.

@@ -45,3 +45,10 @@ def wait(call, timeout):
         rest = ms / 1000 - (time.monotonic() - started)
         if rest > 0:
             time.sleep(min(rest, _POLL_S))
+
+
+def settle(future):
+    """Mark an asyncio future done, if it is not yet: the reader callback
+    of an ``async for`` waiting for an fd to become readable."""
+    if not future.done():
+        future.set_result(None)

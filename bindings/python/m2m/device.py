@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Devices: discover and open them, convert frames, start sessions."""
+from __future__ import annotations
+
 import enum
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -14,8 +17,18 @@ from ._events import Events
 from ._formats import (check_plane, describe, field_name, format_name, frame_format,
                        guess_format, plane_layouts, plane_names, plane_views, view_geometry)
 from ._frame import Frame
-from ._job import format_argument, job
+from ._job import Job, format_argument, job
 from ._memory import _QUEUE_NAMES, Handle
+
+if TYPE_CHECKING:
+    from ._session import Session
+
+#: A plane: an array of uint8 (uint16 for RGB565) samples.
+Array = np.ndarray[Any, np.dtype[Any]]
+#: What convert() takes: one plane, the planes of a format, or a Frame.
+Source = Union[Array, Sequence[Array], Frame]
+#: Sizes, rectangles and colours: tuples, lists or 1-D arrays of integers.
+Ints = Union[Sequence[int], Array]
 
 OUTPUT = capi.M2M_QUEUE_OUTPUT
 CAPTURE = capi.M2M_QUEUE_CAPTURE
@@ -56,8 +69,8 @@ class DeviceInfo:
     bus_info: str
     backend: str
     multiplanar: bool
-    output_formats: tuple
-    capture_formats: tuple
+    output_formats: Tuple[str, ...]
+    capture_formats: Tuple[str, ...]
 
     @classmethod
     def _from(cls, info):
@@ -69,7 +82,7 @@ class DeviceInfo:
                    names(info.formats[CAPTURE]))
 
 
-def devices():
+def devices() -> list[DeviceInfo]:
     """Every m2m device of the system: V4L2 nodes in /dev/videoN order,
     then the in-process device.
 
@@ -102,14 +115,15 @@ class Device:
             rgb = dev.convert(yuyv, "YUYV", to="RGB24")
     """
 
-    def __init__(self, name="auto", *, nonblock=False, syscalls=False):
+    def __init__(self, name: str = "auto", *, nonblock: bool = False,
+                 syscalls: bool = False) -> None:
         self._handle = None
         self._session = None
         _args.string(name, "name", "a node path, a driver name, \"inprocess\" or \"auto\"")
         self._nonblock = _args.boolean(nonblock, "nonblock")
         syscalls = _args.boolean(syscalls, "syscalls")
         self._memory = {OUTPUT: None, CAPTURE: None}
-        self._convert_key = None
+        self._convert_key: Optional[Job] = None
         opts = capi.m2m_open_options()
         opts.version = capi.M2M_OPEN_OPTIONS_VERSION
         opts.flags = (capi.M2M_OPEN_NONBLOCK if nonblock else 0) | \
@@ -128,7 +142,7 @@ class Device:
     card = property(lambda self: self.info.card, doc="The device's human-readable name.")
     bus_info = property(lambda self: self.info.bus_info, doc="The device's location.")
 
-    def close(self):
+    def close(self) -> None:
         """Close the device: stop a session, then let go of the C device.
         Its methods raise :class:`DeviceClosed` afterwards. Arrays still
         viewing its buffers keep them mapped (and the C device open) until
@@ -145,17 +159,17 @@ class Device:
         self._handle = None
 
     @property
-    def closed(self):
+    def closed(self) -> bool:
         """Whether :meth:`close` was called."""
         return self._handle is None
 
-    def __enter__(self):
+    def __enter__(self) -> Device:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         state = "closed" if self._handle is None else self.path
         return f"<m2m.Device {self.driver} {state}>"
 
@@ -170,7 +184,7 @@ class Device:
     # ------------------------------------------------------------------
     # Waiting
 
-    def fileno(self):
+    def fileno(self) -> int:
         """An fd for ``select``/``selectors``/asyncio, readable while a
         buffer or an event can be dequeued (m2m_get_fd()). Do not read or
         close it.
@@ -181,7 +195,7 @@ class Device:
         """
         return capi.m2m_get_fd(self._h().ptr)
 
-    def wait(self, timeout=None):
+    def wait(self, timeout: Optional[float] = None) -> Ready:
         """Wait until a buffer or an event can be dequeued, up to
         ``timeout`` seconds (None: for ever, Ctrl-C ending the wait); what
         is ready, as :class:`Ready` bits (empty on timeout).
@@ -197,7 +211,7 @@ class Device:
     # ------------------------------------------------------------------
     # Formats
 
-    def get_format(self, queue):
+    def get_format(self, queue: str) -> capi.m2m_format:
         """The current format of a queue ("output" or "capture"), as a
         ``capi.m2m_format``.
 
@@ -210,7 +224,7 @@ class Device:
         capi.m2m_get_format(self._h().ptr, fmt, _queue(queue))
         return fmt
 
-    def frame_sizes(self, fmt):
+    def frame_sizes(self, fmt: Union[str, int]) -> Tuple[int, int, int, int, int, int]:
         """The sizes the device takes for a format: (min_width, max_width,
         step_width, min_height, max_height, step_height).
 
@@ -357,10 +371,15 @@ class Device:
     # ------------------------------------------------------------------
     # One frame
 
-    def convert(self, frame, fmt=None, to=None, *, size=None, crop=None, compose=None,
-                fit="stretch", background=0, rotate=0, hflip=False, vflip=False,
-                deinterlace=None, field=None, scaler=None, matrix=None,
-                range=None, to_matrix=None, to_range=None, src_size=None):  # noqa: A002
+    def convert(self, frame: Source, fmt: Optional[str] = None, to: Optional[str] = None, *,
+                size: Optional[Ints] = None, crop: Optional[Ints] = None,
+                compose: Optional[Ints] = None, fit: str = "stretch",
+                background: Union[int, Ints] = 0, rotate: int = 0, hflip: bool = False,
+                vflip: bool = False, deinterlace: Optional[str] = None,
+                field: Optional[str] = None, scaler: Optional[str] = None,
+                matrix: Optional[str] = None, range: Optional[str] = None,  # noqa: A002
+                to_matrix: Optional[str] = None, to_range: Optional[str] = None,
+                src_size: Optional[Ints] = None) -> Union[Array, Frame]:
         """Convert one frame through the device and return the result.
 
         :param frame: the source: a numpy array for one-plane formats
@@ -510,10 +529,15 @@ class Device:
     # ------------------------------------------------------------------
     # Streaming
 
-    def session(self, src, src_size, to=None, size=None, *, buffers=4, capture_buffers=None,
-                crop=None, compose=None, fit="stretch", background=0, rotate=0, hflip=False,
-                vflip=False, deinterlace=None, field=None, scaler=None, matrix=None,
-                range=None, to_matrix=None, to_range=None):  # noqa: A002
+    def session(self, src: str, src_size: Ints, to: Optional[str] = None,
+                size: Optional[Ints] = None, *, buffers: int = 4,
+                capture_buffers: Optional[int] = None, crop: Optional[Ints] = None,
+                compose: Optional[Ints] = None, fit: str = "stretch",
+                background: Union[int, Ints] = 0, rotate: int = 0, hflip: bool = False,
+                vflip: bool = False, deinterlace: Optional[str] = None,
+                field: Optional[str] = None, scaler: Optional[str] = None,
+                matrix: Optional[str] = None, range: Optional[str] = None,  # noqa: A002
+                to_matrix: Optional[str] = None, to_range: Optional[str] = None) -> Session:
         """Start streaming: a :class:`Session` with ``buffers`` mapped
         buffers on each queue, both queues started. Frames it gives are
         views of those buffers, tagged with the matrix and range of their
@@ -581,15 +605,15 @@ class _Plan:
     """What convert() worked out from its arguments and its source's
     layout: the job, the source's format, and whether its one plane is a
     contiguous array that can be handed to the device as it is."""
-    job: object
-    wanted: object
+    job: Job
+    wanted: Any
     contiguous: bool
 
 
 # Plans of earlier calls, by _plan_key(): a call that repeats one skips
 # the checking (tens of microseconds of Python, more than a small frame's
 # conversion). Cleared when full.
-_PLANS = {}
+_PLANS: dict[Any, _Plan] = {}
 _MAX_PLANS = 64
 # convert()'s arguments that may be tuples of numbers: size, crop,
 # compose, background, src_size.
@@ -674,7 +698,8 @@ def _check_planes(planes, fmt, src):
         check_plane(plane, shape, dtype, what)
 
 
-def open(name="auto", *, nonblock=False, syscalls=False):  # pylint: disable=redefined-builtin
+def open(name: str = "auto", *, nonblock: bool = False,  # pylint: disable=redefined-builtin
+         syscalls: bool = False) -> Device:
     """Open a memory-to-memory device.
 
     :param name: a node path (``"/dev/video0"``), a driver name

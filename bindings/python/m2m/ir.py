@@ -31,10 +31,13 @@ scancode, :meth:`Device.scancodes` stops after a quiet ``timeout``,
 ``async for`` waits in an asyncio loop, and :meth:`Device.fileno` serves
 ``selectors`` (:meth:`Device.raw_fileno` for raw timings).
 """
+from __future__ import annotations
+
 import asyncio
 import errno as _errno
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import (AbstractSet, Any, AsyncIterator, FrozenSet, Iterable, Iterator, List, NamedTuple,
+                    Optional, Sequence, Union)
 
 import numpy as np
 
@@ -230,8 +233,8 @@ class DeviceInfo:
     driver: str
     sysfs: str
     lirc: str
-    protocols: frozenset
-    enabled: frozenset
+    protocols: FrozenSet[str]
+    enabled: FrozenSet[str]
     can_send: bool
 
     @classmethod
@@ -240,7 +243,7 @@ class DeviceInfo:
                    _names(info.enabled), bool(info.can_send))
 
 
-def devices():
+def devices() -> List[DeviceInfo]:
     """Every rc device of the system, in /sys/class/rc order.
 
     Example::
@@ -251,7 +254,7 @@ def devices():
     return [DeviceInfo._from(i) for i in capi.m2m_ir_list()]
 
 
-def encode(protocol, scancode):
+def encode(protocol: str, scancode: int) -> List[int]:
     """Encode a scancode with libm2m's own encoder, for devices that send
     raw timings but cannot encode: "nec", "nec-x", "nec-32", "rc-5",
     "rc-6-0" and "sony-12", with the kernel's scancode layouts and timings.
@@ -278,7 +281,7 @@ def encode(protocol, scancode):
     return capi.m2m_ir_encode(_MAX_TIMINGS, number, scancode)
 
 
-def open(name="auto"):  # pylint: disable=redefined-builtin
+def open(name: str = "auto") -> Device:  # pylint: disable=redefined-builtin
     """Open an rc device.
 
     :param name: its device name ("vhqv-ir"), its driver ("vhqv"), "rcN",
@@ -350,7 +353,7 @@ class Device:
                                                          info.lirc)
         self.can_send = info.can_send
 
-    def close(self):
+    def close(self) -> None:
         """Close the device; its methods raise :class:`~m2m.DeviceClosed`
         afterwards. Closing twice is harmless.
 
@@ -362,14 +365,14 @@ class Device:
         self._handle = None
 
     @property
-    def closed(self):
+    def closed(self) -> bool:
         """Whether :meth:`close` was called."""
         return self._handle is None
 
-    def __enter__(self):
+    def __enter__(self) -> Device:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def __repr__(self):
@@ -382,7 +385,7 @@ class Device:
         return h
 
     @property
-    def info(self):
+    def info(self) -> DeviceInfo:
         """A :class:`DeviceInfo`, with the protocols as they are now.
 
         Example::
@@ -392,7 +395,7 @@ class Device:
         return DeviceInfo._from(capi.m2m_ir_get_info(self._h().ptr))
 
     @property
-    def supported_protocols(self):
+    def supported_protocols(self) -> FrozenSet[str]:
         """The names of the protocols the device can decode (a frozenset).
 
         Example::
@@ -403,7 +406,7 @@ class Device:
         return self.info.protocols
 
     @property
-    def protocols(self):
+    def protocols(self) -> AbstractSet[str]:  # a frozenset, set from any set
         """The protocols decoded now, as a frozenset of names; set it to a
         set of names (or one name) to enable exactly their decoders, as
         ``ir-keytable -p`` does. A decoder decodes its whole family, so
@@ -421,7 +424,7 @@ class Device:
         return self.info.enabled
 
     @protocols.setter
-    def protocols(self, names):
+    def protocols(self, names: Union[str, Iterable[str]]) -> None:
         wanted = _protocol_set(names)
         h = self._h()
         supported = DeviceInfo._from(capi.m2m_ir_get_info(h.ptr)).protocols
@@ -435,7 +438,7 @@ class Device:
             bits |= 1 << number
         capi.m2m_ir_set_protocols(h.ptr, bits)
 
-    def send(self, protocol, scancode):
+    def send(self, protocol: str, scancode: int) -> None:
         """Send a scancode, encoded by the kernel's encoder for the protocol
         (lirc LIRC_MODE_SCANCODE). Enable the protocol's decoder to read it
         back on vhqv-ir.
@@ -460,7 +463,7 @@ class Device:
                                   f"0x{scancode:x}: the kernel has no encoder for {name} "
                                   f"({e.strerror})") from None
 
-    def send_raw(self, durations):
+    def send_raw(self, durations: Union[Sequence[int], np.ndarray[Any, np.dtype[Any]]]) -> None:
         """Send mark/space timings in microseconds, a mark first (lirc
         LIRC_MODE_PULSE): an odd count, none 0.
 
@@ -486,7 +489,7 @@ class Device:
                                   f"({sum(int(v) for v in values)} us): more than it sends "
                                   f"at once, or too long ({e.strerror})") from None
 
-    def read(self, timeout=None):
+    def read(self, timeout: Optional[float] = None) -> Optional[Scancode]:
         """The next decoded scancode, waiting up to ``timeout`` seconds
         (None: for ever, Ctrl-C ending the wait; 0: not at all); None when
         none came in time.
@@ -506,7 +509,7 @@ class Device:
                 return None
         return _waiting.wait(take, timeout)
 
-    def scancodes(self, timeout=None):
+    def scancodes(self, timeout: Optional[float] = None) -> Iterator[Scancode]:
         """An iterator of decoded scancodes as they come; it ends when none
         comes for ``timeout`` seconds (None: it never ends).
 
@@ -524,13 +527,13 @@ class Device:
         while (key := self.read(timeout)) is not None:
             yield key
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Scancode]:
         return self.scancodes()
 
-    def __aiter__(self):
+    def __aiter__(self) -> AsyncIterator[Scancode]:
         return self
 
-    async def __anext__(self):
+    async def __anext__(self) -> Scancode:
         """The next decoded scancode, waiting in the running asyncio loop."""
         loop = asyncio.get_running_loop()
         fd = self.fileno()
@@ -539,13 +542,14 @@ class Device:
             if key is not None:
                 return key
             readable = loop.create_future()
-            loop.add_reader(fd, lambda: readable.done() or readable.set_result(None))
+            loop.add_reader(fd, _waiting.settle, readable)
             try:
                 await readable
             finally:
                 loop.remove_reader(fd)
 
-    def read_raw(self, timeout=None, max_values=512):
+    def read_raw(self, timeout: Optional[float] = None,
+                 max_values: int = 512) -> Optional[List[Timing]]:
         """Received raw timings (lirc LIRC_MODE_MODE2), as many as are
         there (up to ``max_values``, 1 to 2**20) once the first came within
         ``timeout`` seconds (None: for ever, Ctrl-C ending the wait; 0: not
@@ -571,7 +575,7 @@ class Device:
         values = _waiting.wait(take, timeout)
         return None if values is None else [Timing._from(v) for v in values]
 
-    def raw_fileno(self):
+    def raw_fileno(self) -> int:
         """An fd for ``select``/``selectors``/asyncio, readable when
         :meth:`read_raw` has timings (m2m_ir_get_raw_fd(): the raw lirc
         file, apart from the scancodes'). Do not read or close it.
@@ -585,7 +589,7 @@ class Device:
         """
         return capi.m2m_ir_get_raw_fd(self._h().ptr)
 
-    def fileno(self):
+    def fileno(self) -> int:
         """An fd for ``select``/``selectors``/asyncio, readable when
         :meth:`read` has a scancode. Do not read or close it.
 
