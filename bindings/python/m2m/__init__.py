@@ -42,6 +42,16 @@ RGB565 ``(h, w)`` uint16; with several planes, a :class:`Frame` of arrays
 rounded up at odd sizes. Arrays that view device
 buffers keep that memory alive, also after the device is closed.
 
+In a notebook a :class:`Frame` shows as a picture (``_repr_png_``, of
+:meth:`Frame.to_rgb`, read with its own colour tags), and
+:meth:`Frame.plane_pictures` shows its planes side by side::
+
+    hd                                   # a cell's last value: a picture
+    rgb = hd.to_rgb()                    # (h, w, 3) uint8, full range
+
+``python3 -m m2m`` runs the ``m2m`` command (list, info, convert,
+events, ir).
+
 Remote controls (rc-core IR devices such as vhqv's loopback ``vhqv-ir``)
 are :mod:`m2m.ir`: send scancodes and raw timings, read decoded keys::
 
