@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ._frame import Frame
     from .device import Device
 
-#: The picture between two planes' tiles in :class:`PlanePictures`: black.
+#: The black columns between two pictures of :class:`PlanePictures`.
 GAP = 8
 
 _display: Optional[Device] = None

@@ -2,7 +2,7 @@
 """Streaming sessions: frames in and out through mapped buffers."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Iterable, Iterator, Optional
 
 import numpy as np
 
