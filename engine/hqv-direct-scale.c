@@ -647,6 +647,10 @@ struct area_state {
 	uint32_t *total;	/* the sum of its weights */
 	uint64_t *inverse;	/* UINT64_MAX / total, for div_by() */
 	uint32_t *weight;	/* each covered pixel's overlap, in 2^-16 */
+	uint32_t *inner_first;	/* per column: the pixels it covers whole, */
+	uint32_t *inner_count;	/* but its first and last */
+	uint32_t *inner[4];	/* their sums, per byte of a pixel */
+	struct hqv_area_sum *sums;
 	uint16_t *h[4];		/* a source row scaled across, per channel */
 	uint32_t *acc[4];	/* a destination row's weighted sum */
 	uint8_t *o[4];		/* a destination row, per channel */
@@ -665,7 +669,11 @@ static size_t area_layout(const struct hqv_job *job, struct area_state *s)
 	TAKE(s->inverse, n);
 	/* A column covers at most the pixels it starts, ends and spans. */
 	TAKE(s->weight, w + 2 * n);
+	TAKE(s->inner_first, n);
+	TAKE(s->inner_count, n);
+	TAKE(s->sums, 1);
 	for (c = 0; c < 4; c++) {
+		TAKE(s->inner[c], n);
 		TAKE(s->h[c], n);
 		TAKE(s->acc[c], n);
 		TAKE(s->o[c], n);
@@ -696,6 +704,8 @@ static void area_columns(const struct hqv_job *job, struct area_state *s)
 			total += w;
 		}
 		s->count[d] = at - s->offset[d];
+		s->inner_first[d] = s->first[d] + 1;
+		s->inner_count[d] = s->count[d] > 2 ? s->count[d] - 2 : 0;
 		s->total[d] = total;
 		s->inverse[d] = hqv_div_u64(UINT64_MAX, total);
 	}
@@ -719,30 +729,39 @@ static inline uint64_t div_by(uint64_t n, uint64_t d, uint64_t m)
  * Source row j of the crop scaled across, each of its channels (bytes
  * order[c] of step-byte pixels) a mean of the pixels each column covers.
  * A column's inner pixels are covered whole (weight 65536), so they are
- * summed as they are and weighted once; only its first and last pixel
- * weigh less. Sums of whole numbers: the order they are added in does
- * not change them.
+ * summed as they are (the area_sum rows, hqv-rows.h) and weighted once;
+ * only its first and last pixel weigh less. Sums of whole numbers: the
+ * order they are added in does not change them.
  */
 static inline __attribute__((always_inline)) void
 area_across(const struct hqv_job *job, struct area_state *s, const uint8_t *p,
 	    const size_t step, const unsigned int channels, const uint8_t *o)
 {
+	static const struct hqv_row_op *const sum_ops[5] = {
+		[1] = &hqv_row_area_sum1, [3] = &hqv_row_area_sum3,
+		[4] = &hqv_row_area_sum4,
+	};
 	const uint32_t *restrict weight = s->weight;
-	uint32_t d, x;
+	struct hqv_row_args sums = {
+		.in = { (const uint8_t *)s->inner_first,
+			(const uint8_t *)s->inner_count },
+		.out = { (uint8_t *)s->inner[0], (uint8_t *)s->inner[1],
+			 (uint8_t *)s->inner[2], (uint8_t *)s->inner[3] },
+		.k = s->sums,
+	};
+	uint32_t d;
 	unsigned int c;
 
+	s->sums->row = p;
+	hqv_job_row(job, sum_ops[step], &sums, job->compose.width);
 	for (d = 0; d < job->compose.width; d++) {
 		const uint32_t a = s->first[d], count = s->count[d];
 		const uint32_t *wk = weight + s->offset[d];
 		const uint32_t total = s->total[d];
-		uint32_t inner[4] = { 0, 0, 0, 0 };
 
-		for (x = a + 1; x + 1 < a + count; x++)
-			for (c = 0; c < channels; c++)
-				inner[c] += p[x * step + o[c]];
 		for (c = 0; c < channels; c++) {
 			uint64_t sum = (uint64_t)wk[0] * p[a * step + o[c]] +
-				       ((uint64_t)inner[c] << 16);
+				       ((uint64_t)s->inner[o[c]][d] << 16);
 
 			if (count >= 2)
 				sum += (uint64_t)wk[count - 1] *
@@ -771,6 +790,8 @@ area_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 	if (band->fresh) {
 		area_layout(job, s);
 		area_columns(job, s);
+		hqv_area_sum_init(s->sums, bpp);
+		s->sums->pixels = job->crop.width;
 		memset(s->o[3], 0xff, n);
 		band->fresh = false;
 	}

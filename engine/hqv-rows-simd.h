@@ -561,3 +561,112 @@ size_t ROW(yuv_rgb##ob)(const struct hqv_row_args *a, size_t n)	\
 }
 YUV_RGB(3)
 YUV_RGB(4)
+
+/*
+ * Area sums: a column's bytes VB at a time, each of a pixel's bytes picked
+ * by its mask (the chunk's first byte is byte VB j mod bpp of a pixel) and
+ * added across into an accumulator: psadbw against zero on x86, pairwise
+ * widening adds on NEON. The last chunk is cut to the column's bytes. A
+ * chunk is loaded whole, so a column whose last chunk would pass the
+ * row's last pixel is left, with those after it, to the C entry.
+ */
+#if defined(HQV_VEC_SSSE3)
+typedef __m128i vacc;
+#define acc_zero	_mm_setzero_si128
+INLINE vacc acc_add(vacc acc, vec v)
+{
+	return _mm_add_epi64(acc, _mm_sad_epu8(v, _mm_setzero_si128()));
+}
+INLINE uint32_t acc_sum(vacc acc)
+{
+	return (uint32_t)_mm_cvtsi128_si32(_mm_add_epi64(acc,
+					   _mm_srli_si128(acc, 8)));
+}
+#elif defined(HQV_VEC_AVX2)
+typedef __m256i vacc;
+#define acc_zero	_mm256_setzero_si256
+INLINE vacc acc_add(vacc acc, vec v)
+{
+	return _mm256_add_epi64(acc, _mm256_sad_epu8(v,
+						     _mm256_setzero_si256()));
+}
+INLINE uint32_t acc_sum(vacc acc)
+{
+	__m128i s = _mm_add_epi64(_mm256_castsi256_si128(acc),
+				  _mm256_extracti128_si256(acc, 1));
+
+	return (uint32_t)_mm_cvtsi128_si32(_mm_add_epi64(s,
+					   _mm_srli_si128(s, 8)));
+}
+#else
+typedef uint32x4_t vacc;
+#define acc_zero()	vdupq_n_u32(0)
+INLINE vacc acc_add(vacc acc, vec v)
+{
+	return vpadalq_u16(acc, vpaddlq_u8(v));
+}
+INLINE uint32_t acc_sum(vacc acc)
+{
+	return vaddvq_u32(acc);
+}
+#endif
+
+/* VB bytes of 0xff then VB of 0: loaded at VB - r, the first r bytes. */
+static const uint8_t area_window[64] = {
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
+
+INLINE size_t area_sum_rows(const struct hqv_row_args *a, size_t n,
+			    const size_t bpp)
+{
+	const struct hqv_area_sum *k = a->k;
+	const uint32_t *first = (const uint32_t *)a->in[0];
+	const uint32_t *count = (const uint32_t *)a->in[1];
+	const size_t bytes = k->pixels * bpp;
+	vec m[4][4];
+	size_t d, p, b;
+
+	for (p = 0; p < bpp; p++)
+		for (b = 0; b < bpp; b++)
+			m[p][b] = v_load(k->mask[p][b]);
+	for (d = 0; d < n; d++) {
+		const size_t start = (size_t)first[d] * bpp;
+		const size_t len = (size_t)count[d] * bpp;
+		const uint8_t *row = k->row + start;
+		vacc acc[4];
+		size_t at;
+
+		if (start + (len + VB - 1) / VB * VB > bytes)
+			break;
+		for (b = 0; b < bpp; b++)
+			acc[b] = acc_zero();
+		for (at = 0, p = 0; at < len; at += VB, p = (p + VB) % bpp) {
+			vec v = v_load(row + at);
+
+			if (len - at < VB)
+				v = v_and(v, v_load(area_window + 32 -
+						    (len - at)));
+			if (bpp == 1)
+				acc[0] = acc_add(acc[0], v);
+			else
+				for (b = 0; b < bpp; b++)
+					acc[b] = acc_add(acc[b],
+							 v_and(v, m[p][b]));
+		}
+		for (b = 0; b < bpp; b++)
+			((uint32_t *)a->out[b])[d] = acc_sum(acc[b]);
+	}
+	return d;
+}
+
+#define AREA_SUM(bpp)							\
+size_t ROW(area_sum##bpp)(const struct hqv_row_args *a, size_t n)	\
+{									\
+	return area_sum_rows(a, n, bpp);				\
+}
+AREA_SUM(1)
+AREA_SUM(3)
+AREA_SUM(4)

@@ -163,6 +163,28 @@ void hqv_yuv_rgb_init(struct hqv_yuv_rgb *k, unsigned int ob,
 extern const struct hqv_row_op hqv_row_yuv_rgb3, hqv_row_yuv_rgb4;
 
 /*
+ * Area scaling's sums across a source row (hqv-direct-scale.c): for each
+ * unit, a destination column, the sums of its pixels' bytes over the
+ * pixels in[0] (the first) and in[1] (how many) say, both uint32_t, into
+ * out[b] for byte b of a pixel (uint32_t). The pixels are those of k's
+ * row, whose last the columns do not pass. Named by bytes per pixel.
+ */
+struct hqv_area_sum {
+	const uint8_t *row;
+	size_t pixels;
+	/*
+	 * For the SIMD entries, which sum 16 or 32 bytes at a time: byte t
+	 * of mask[p][b] is 0xff where byte t of a chunk whose first byte is
+	 * byte p of a pixel is byte b of a pixel, 0 elsewhere.
+	 */
+	uint8_t mask[4][4][32];
+};
+/* k for bpp-byte pixels; row and pixels are the caller's to set. */
+void hqv_area_sum_init(struct hqv_area_sum *k, unsigned int bpp);
+extern const struct hqv_row_op hqv_row_area_sum1, hqv_row_area_sum3,
+	hqv_row_area_sum4;
+
+/*
  * The entries built for each instruction set (hqv-rows-simd.h); the
  * tables in hqv-rows.c name those that exist for the target.
  */
@@ -172,7 +194,9 @@ extern const struct hqv_row_op hqv_row_yuv_rgb3, hqv_row_yuv_rgb4;
 		hqv_mirror1_##isa, hqv_mirror2_##isa,			\
 		hqv_mirror3_##isa, hqv_mirror4_##isa,			\
 		hqv_rgb3_yuv_##isa, hqv_rgb4_yuv_##isa,			\
-		hqv_yuv_rgb3_##isa, hqv_yuv_rgb4_##isa;
+		hqv_yuv_rgb3_##isa, hqv_yuv_rgb4_##isa,			\
+		hqv_area_sum1_##isa, hqv_area_sum3_##isa,		\
+		hqv_area_sum4_##isa;
 HQV_ROWS_DECLARE(ssse3)
 HQV_ROWS_DECLARE(avx2)
 HQV_ROWS_DECLARE(neon)

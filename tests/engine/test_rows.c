@@ -109,6 +109,10 @@ static const void *make_k(const struct hqv_row_op *op, void *k)
 		hqv_yuv_rgb_init(k, ob, &c16, random_order(ob), rnd());
 		return k;
 	}
+	if (sscanf(op->name, "area_sum%1u", &ib) == 1) {
+		hqv_area_sum_init(k, ib);
+		return k;	/* its row comes with its columns */
+	}
 	return NULL;
 }
 
@@ -132,6 +136,41 @@ static void operand_alloc(struct operand *o, int step, size_t n)
 		o->at += unit * (n ? n - 1 : 0);
 }
 
+/*
+ * Area sums read the pixels their columns name: columns that move right
+ * (some overlapping the one before or standing where it stands), of up to
+ * 40 pixels and now and then hundreds, over a row of exactly the pixels
+ * the columns reach, so that a chunk loaded past its end is read out of
+ * bounds (the sanitizer lane's engine.rows sees that). Returns the row.
+ */
+static uint8_t *area_columns(const struct hqv_row_op *op, void *kmem,
+			     struct operand in[], size_t n)
+{
+	struct hqv_area_sum *k = kmem;
+	uint32_t *first = (uint32_t *)in[0].at, *count = (uint32_t *)in[1].at;
+	unsigned int bpp;
+	size_t d, pos = rnd() % 5, end = 0;
+	uint8_t *row;
+
+	cr_assert_eq(sscanf(op->name, "area_sum%1u", &bpp), 1);
+	for (d = 0; d < n; d++) {
+		first[d] = pos;
+		count[d] = rnd() % 16 ? rnd() % 41 : rnd() % 400;
+		if (first[d] + count[d] > end)
+			end = first[d] + count[d];
+		pos += count[d];
+		if (count[d] && rnd() % 4 == 0)
+			pos--;
+		pos += rnd() % 4 == 0;
+	}
+	row = malloc(end * bpp + 1);
+	cr_assert_not_null(row);
+	fill_random(row, end * bpp);
+	k->row = row;
+	k->pixels = end;
+	return row;
+}
+
 /* Run op with isa's entry (through hqv_row_run()) and with C; compare. */
 static void check(const struct hqv_row_op *op, enum hqv_isa isa, size_t n)
 {
@@ -139,6 +178,7 @@ static void check(const struct hqv_row_op *op, enum hqv_isa isa, size_t n)
 	struct hqv_row_args args[2];
 	uint64_t kmem[1024];
 	const void *k = make_k(op, kmem);
+	uint8_t *area_row = NULL;
 	unsigned int i, r;
 
 	memset(in, 0, sizeof(in));
@@ -157,6 +197,8 @@ static void check(const struct hqv_row_op *op, enum hqv_isa isa, size_t n)
 		memcpy(out[1][i].mem, out[0][i].mem, out[0][i].size);
 		out[1][i].at = out[1][i].mem + (out[0][i].at - out[0][i].mem);
 	}
+	if (!strncmp(op->name, "area_sum", 8))
+		area_row = area_columns(op, kmem, in, n);
 	for (r = 0; r < 2; r++) {
 		for (i = 0; i < HQV_ROW_INS; i++)
 			args[r].in[i] = in[i].at;
@@ -183,6 +225,7 @@ static void check(const struct hqv_row_op *op, enum hqv_isa isa, size_t n)
 	}
 	for (i = 0; i < HQV_ROW_INS; i++)
 		free(in[i].mem);
+	free(area_row);
 }
 
 Test(rows, every_simd_entry_matches_its_c_entry)
