@@ -262,7 +262,11 @@ def _first_shape(planes, fmt):
     source's size from its first array."""
     if not isinstance(planes, (tuple, list)) or not planes:
         raise _args.wrong_type("planes", "a tuple or list of numpy arrays", planes)
-    first = planes[0]
+    return plane_size(planes[0], fmt)
+
+
+def plane_size(first, fmt):
+    """(width, height) of a fmt frame whose first plane is the array first."""
     if not isinstance(first, np.ndarray):
         raise UnsupportedFormat(22, f"a {fmt} frame must be a numpy array, "
                                 f"not {type(first).__name__}")

@@ -16,7 +16,7 @@ from ._errors import (DeviceBusy, DeviceClosed, DeviceNotFound, InvalidArgument,
 from ._events import Events
 from ._formats import (check_plane, describe, field_name, format_name, frame_format,
                        guess_format, plane_layouts, plane_names, plane_views, view_geometry)
-from ._frame import Frame
+from ._frame import Frame, plane_size
 from ._job import Job, format_argument, job
 from ._memory import _QUEUE_NAMES, Handle
 
@@ -647,7 +647,7 @@ def _plan(frame, fmt, to, size, crop, compose, fit, background, rotate, hflip, v
     elif ours:
         width, height = frame.width, frame.height
     else:
-        width, height = _plane_size(planes[0], src)
+        width, height = plane_size(planes[0], src)
     this = job(src, width, height, to=to, size=size, crop=crop, compose=compose, fit=fit,
                background=background, rotate=rotate, hflip=hflip, vflip=vflip,
                deinterlace=deinterlace, field=field, scaler=scaler, matrix=matrix,
@@ -672,16 +672,6 @@ def _source_planes(frame, fmt):
             raise UnsupportedFormat(22, "a frame needs at least one plane")
         return list(frame), fmt, False
     return [frame], fmt or guess_format(frame), False
-
-
-def _plane_size(first, src):
-    if not isinstance(first, np.ndarray):
-        raise UnsupportedFormat(22, f"a {src} frame must be a numpy array, "
-                                f"not {type(first).__name__}")
-    if first.ndim < 2:
-        raise UnsupportedFormat(22, f"a {src} frame's first plane must have shape "
-                                f"(height, width, ...), not {first.shape}")
-    return first.shape[1], first.shape[0]
 
 
 def _check_planes(planes, fmt, src):
