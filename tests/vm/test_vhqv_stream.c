@@ -513,6 +513,22 @@ static void busy_end(struct session *busy)
 #define FILES	32
 #define FRAMES	12
 
+/* Dequeues every frame file i has made so far, checking it is its own. */
+static void take_frames(struct session *s, unsigned int i, unsigned int *done)
+{
+	struct v4l2_buffer b = { .type = buf_type(CAP),
+				 .memory = V4L2_MEMORY_MMAP };
+
+	while (*done < FRAMES && !xioctl(s, VIDIOC_DQBUF, &b)) {
+		const uint8_t *px = s->cap[b.index];
+
+		/* HFLIP moves the first pixel to the end. */
+		cr_assert_eq(px[(i & 1) ? (32 - 1) * 2 : 0], i,
+			     "file %u got its own frame", i);
+		++*done;
+	}
+}
+
 Test(stream, thirty_two_files_stream_at_once_and_are_served_in_turn)
 {
 	static struct session s[FILES];
@@ -549,27 +565,30 @@ Test(stream, thirty_two_files_stream_at_once_and_are_served_in_turn)
 			     "frames stopped coming");
 		/* Take every frame done so far, then look at the counts. */
 		for (i = 0; i < FILES; i++) {
-			struct v4l2_buffer b = { .type = buf_type(CAP),
-						 .memory = V4L2_MEMORY_MMAP };
+			unsigned int before = done[i];
 
-			while (done[i] < FRAMES &&
-			       !xioctl(&s[i], VIDIOC_DQBUF, &b)) {
-				const uint8_t *px = s[i].cap[b.index];
-
-				/* HFLIP moves the first pixel to the end. */
-				cr_assert_eq(px[(i & 1) ? (32 - 1) * 2 : 0], i,
-					     "file %u got its own frame", i);
-				if (++done[i] == FRAMES)
-					finished++;
-			}
+			take_frames(&s[i], i, &done[i]);
+			if (before < FRAMES && done[i] == FRAMES)
+				finished++;
 		}
 		if (finished && first == FILES) {
-			for (i = 0; i < FILES; i++) {
-				if (done[i] == FRAMES && first == FILES)
+			for (i = 0; i < FILES && first == FILES; i++)
+				if (done[i] == FRAMES)
 					first = i;
+			/*
+			 * The files before it were read earlier in the pass,
+			 * while the engine went on (a loaded emulator can
+			 * stretch a pass over many jobs): read them again, so
+			 * that every count is of the moment it finished.
+			 */
+			for (i = 0; i < first; i++)
+				take_frames(&s[i], i, &done[i]);
+			for (i = 0; i < FILES; i++)
 				if (done[i] < least_when_first)
 					least_when_first = done[i];
-			}
+			finished = 0;
+			for (i = 0; i < FILES; i++)
+				finished += done[i] == FRAMES;
 		}
 	}
 	cr_assert_geq(least_when_first, FRAMES - 2,
