@@ -113,7 +113,7 @@ static int vhqv_release(struct file *file)
 
 	vhqv_fh_del(&ctx->fh, file);
 	mutex_lock(&dev->dev_mutex);
-	v4l2_m2m_ctx_release(ctx->fh.m2m_ctx);
+	vhqv_m2m_ctx_release(ctx);
 	mutex_unlock(&dev->dev_mutex);
 	/*
 	 * The file's event subscriptions go before the controls: dropping

@@ -166,6 +166,7 @@ int vhqv_queue_init(void *priv, struct vb2_queue *src_vq,
 		    struct vb2_queue *dst_vq);
 void vhqv_run_work(struct work_struct *work);
 void vhqv_helper_work(struct work_struct *work);
+void vhqv_m2m_ctx_release(struct vhqv_ctx *ctx);
 __poll_t vhqv_poll(struct file *file, poll_table *wait);
 int vhqv_change_capture(struct vhqv_ctx *ctx, const struct vhqv_config *next);
 struct vhqv_config *vhqv_config_for_write(struct vhqv_ctx *ctx);

@@ -415,6 +415,27 @@ static void vhqv_job_abort(void *priv)
 	WRITE_ONCE(ctx->aborting, true);
 }
 
+/*
+ * Free a file's m2m context (vhqv_release(), under dev_mutex).
+ * v4l2_m2m_ctx_release() alone would free it while the worker may still be
+ * inside v4l2_m2m_job_finish() for it: the core wakes the waiter as it
+ * clears TRANS_RUNNING, then reads the context again to queue its next
+ * job (KASAN saw that use after free on the debug kernel, a loaded host
+ * having stopped the vCPU in between). So no new job starts, this file's
+ * running one is told to stop, the current job ends and the worker
+ * returns; only then is the context freed, and the other files' jobs go on.
+ */
+void vhqv_m2m_ctx_release(struct vhqv_ctx *ctx)
+{
+	struct vhqv_dev *dev = ctx->dev;
+
+	vhqv_job_abort(ctx);
+	v4l2_m2m_suspend(dev->m2m_dev);
+	flush_work(&dev->run_work);
+	v4l2_m2m_ctx_release(ctx->fh.m2m_ctx);
+	v4l2_m2m_resume(dev->m2m_dev);
+}
+
 /* Called under the m2m core's spinlock: flags only, no cfg_lock. */
 static int vhqv_job_ready(void *priv)
 {
