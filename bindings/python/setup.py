@@ -11,6 +11,7 @@ and must be the installed libm2m's.
 import re
 import subprocess
 import sys
+import sysconfig
 import tempfile
 from pathlib import Path
 
@@ -18,8 +19,11 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
-SYSTEM_LIBDIRS = {"/lib", "/usr/lib", "/lib64", "/usr/lib64",
-                  "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu"}
+# The folders the dynamic loader searches by itself, with Debian's
+# multiarch ones for this interpreter's architecture (aarch64-linux-gnu...).
+MULTIARCH = sysconfig.get_config_var("MULTIARCH")
+SYSTEM_LIBDIRS = {"/lib", "/usr/lib", "/lib64", "/usr/lib64"} | (
+    {f"/lib/{MULTIARCH}", f"/usr/lib/{MULTIARCH}"} if MULTIARCH else set())
 
 
 def project_version():
