@@ -329,6 +329,12 @@ void vhqv_run_work(struct work_struct *work)
 			if (job->src.field != HQV_FIELD_NONE)
 				keep_prev(ctx, &job->src, &cfg.q[VHQV_SRC]);
 		} else {
+			/*
+			 * An aborted frame (STREAMOFF, close) leaves none to
+			 * compare with: the next one starts afresh, as after
+			 * STREAMON (as the in-process device does).
+			 */
+			ctx->prev_valid = false;
 			atomic64_inc(&dev->aborted);
 		}
 	}

@@ -199,7 +199,8 @@ bool ip_reserve(void **buf, size_t *have, size_t size);
 void ip_pool_init(struct ip_pool *pool, unsigned int threads);
 /* A prepared job's bands on the pool; false when aborted or out of memory. */
 bool ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
-		 void **scratch, size_t *scratch_size, const bool *aborting);
+		 void **scratch, size_t *scratch_size, const bool *aborting,
+		 void (*side)(void *), void *side_arg);
 void ip_pool_free(struct ip_pool *pool);
 
 /* context.c */

@@ -94,8 +94,14 @@ static void pool_start(struct ip_pool *pool)
 	}
 }
 
+/*
+ * Run a job's bands. side, when given, is other work for the calling
+ * thread that does not touch what the job reads or writes: it runs while
+ * the helpers take their first bands, then the caller takes bands too.
+ */
 bool ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
-		 void **scratch, size_t *scratch_size, const bool *aborting)
+		 void **scratch, size_t *scratch_size, const bool *aborting,
+		 void (*side)(void *), void *side_arg)
 {
 	size_t need = hqv_job_scratch_size(job);
 	uint32_t rows = hqv_band_rows(job);
@@ -125,6 +131,8 @@ bool ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
 			pthread_cond_broadcast(&pool->start);
 		pthread_mutex_unlock(&pool->lock);
 	}
+	if (side)
+		side(side_arg);
 	run_bands(pool, *scratch);
 	if (helpers) {
 		/* Helpers not awake yet would find no band left: not waited for. */

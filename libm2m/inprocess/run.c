@@ -234,6 +234,25 @@ static void copy_metadata(const struct ip_buffer *src, struct ip_buffer *dst)
 	dst->flags = (dst->flags & ~mask) | (src->flags & mask);
 }
 
+/* Keep a copy of a job's source frame for the next job to compare with. */
+struct keep_args {
+	struct ip_ctx *ctx;
+	const struct hqv_image *src;
+	const struct vhqv_q_data *q;
+	bool wanted;
+};
+
+static void keep_prev(void *arg)
+{
+	struct keep_args *k = arg;
+	struct ip_ctx *ctx = k->ctx;
+
+	ctx->prev_valid = ip_reserve(&ctx->prev_buf, &ctx->prev_size,
+				     vhqv_prev_size(k->q));
+	if (ctx->prev_valid)
+		vhqv_keep_prev(&ctx->prev, ctx->prev_buf, k->src, k->q);
+}
+
 /*
  * One job, entered and left with the lock held, which is dropped while
  * the engine runs: the buffers stay on the ready lists until the job is
@@ -248,6 +267,7 @@ static void run_job(struct ip_ctx *ctx)
 	struct vhqv_config cfg = ctx->cfg;
 	struct vhqv_flow_do out;
 	struct hqv_job job;
+	struct keep_args keep;
 	bool done = false;
 	unsigned int p;
 
@@ -264,21 +284,31 @@ static void run_job(struct ip_ctx *ctx)
 		job.prev = &ctx->prev;
 	pthread_mutex_unlock(&ctx->lock);
 
-	/* The ioctls keep the queues consistent: a refusal is a bug. */
+	/*
+	 * Every field-based frame is kept, not only those that read prev: the
+	 * mode may change before the next frame, which then compares with
+	 * this. A job that does not read prev (blend, bob) has it copied by
+	 * this thread while the helpers take their first bands; one that does
+	 * (vhqv_job_needs_prev()) reads the old copy, so it is replaced after.
+	 * The ioctls keep the queues consistent: a refusal is a bug.
+	 */
+	keep.ctx = ctx;
+	keep.src = &job.src;
+	keep.q = &cfg.q[VHQV_SRC];
+	keep.wanted = job.src.field != HQV_FIELD_NONE;
 	if (!hqv_job_prepare(&job))
 		done = ip_pool_run(&ctx->pool, &job, &ctx->scratch,
-				   &ctx->scratch_size, &ctx->aborting);
+				   &ctx->scratch_size, &ctx->aborting,
+				   keep.wanted && !job.prev ? keep_prev : NULL,
+				   &keep);
+	if (keep.wanted && job.prev && done)
+		keep_prev(&keep);
 	/*
-	 * Every field-based frame, not only those that read prev: the mode
-	 * may change before the next frame, which then compares with this.
+	 * An aborted frame (STREAMOFF, close) leaves none to compare with:
+	 * the next one starts afresh, as after STREAMON (as vhqv does).
 	 */
-	if (done && job.src.field != HQV_FIELD_NONE) {
-		ctx->prev_valid = ip_reserve(&ctx->prev_buf, &ctx->prev_size,
-					  vhqv_prev_size(&cfg.q[VHQV_SRC]));
-		if (ctx->prev_valid)
-			vhqv_keep_prev(&ctx->prev, ctx->prev_buf, &job.src,
-				       &cfg.q[VHQV_SRC]);
-	}
+	if (!done)
+		ctx->prev_valid = false;
 
 	pthread_mutex_lock(&ctx->lock);
 	src->sequence = ctx->sequence[VHQV_SRC]++;
