@@ -7,7 +7,9 @@
  * a small frame runs on the job's thread alone. Helpers start with the
  * first frame that wants them.
  */
+#include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "inprocess.h"
@@ -42,6 +44,50 @@ static void run_bands(struct ip_pool *pool, void *scratch)
 	}
 }
 
+/*
+ * Before a thread sleeps on a condition it watches a word for a while
+ * (about 50 us), as OpenCV's pool does: frames that follow each other
+ * then find the helpers awake, and the job's thread sees the last band
+ * end without a wake-up, which is a large part of a short job.
+ */
+#define SPIN_NS 50000
+
+static inline void spin_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/*
+ * Watch *word for SPIN_NS at most (the clock read every 64 pauses, whose
+ * length varies from CPU to CPU): whether it became nonzero (zero, for
+ * want_zero) meanwhile.
+ */
+static bool spin_on(const unsigned int *word, bool want_zero)
+{
+	int64_t end = now_ns() + SPIN_NS;
+	unsigned int i;
+
+	for (i = 1;; i++) {
+		if ((__atomic_load_n(word, __ATOMIC_ACQUIRE) == 0) == want_zero)
+			return true;
+		if (!(i % 64) && now_ns() > end)
+			return false;
+		spin_pause();
+	}
+}
+
 static void *helper(void *arg)
 {
 	struct ip_helper *h = arg;
@@ -49,17 +95,24 @@ static void *helper(void *arg)
 
 	pthread_mutex_lock(&pool->lock);
 	for (;;) {
+		if (!pool->tickets && !pool->quit) {
+			pthread_mutex_unlock(&pool->lock);
+			spin_on(&pool->tickets, false);
+			pthread_mutex_lock(&pool->lock);
+		}
 		while (!pool->tickets && !pool->quit)
 			pthread_cond_wait(&pool->start, &pool->lock);
 		if (pool->quit)
 			break;
-		pool->tickets--;
+		__atomic_store_n(&pool->tickets, pool->tickets - 1,
+				 __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&pool->lock);
 		if (ip_reserve(&h->scratch, &h->scratch_size,
 			       pool->scratch_size))
 			run_bands(pool, h->scratch);
 		pthread_mutex_lock(&pool->lock);
-		if (!--pool->busy)
+		__atomic_store_n(&pool->busy, pool->busy - 1, __ATOMIC_RELEASE);
+		if (!pool->busy)
 			pthread_cond_signal(&pool->done);
 	}
 	pthread_mutex_unlock(&pool->lock);
@@ -123,8 +176,8 @@ bool ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
 		helpers = pool->n_helpers;
 	if (helpers) {
 		pthread_mutex_lock(&pool->lock);
-		pool->busy = helpers;
-		pool->tickets = helpers;
+		__atomic_store_n(&pool->busy, helpers, __ATOMIC_RELAXED);
+		__atomic_store_n(&pool->tickets, helpers, __ATOMIC_RELEASE);
 		if (helpers == 1)
 			pthread_cond_signal(&pool->start);
 		else
@@ -137,8 +190,14 @@ bool ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
 	if (helpers) {
 		/* Helpers not awake yet would find no band left: not waited for. */
 		pthread_mutex_lock(&pool->lock);
-		pool->busy -= pool->tickets;
-		pool->tickets = 0;
+		__atomic_store_n(&pool->busy, pool->busy - pool->tickets,
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&pool->tickets, 0, __ATOMIC_RELAXED);
+		if (pool->busy) {
+			pthread_mutex_unlock(&pool->lock);
+			spin_on(&pool->busy, true);
+			pthread_mutex_lock(&pool->lock);
+		}
 		while (pool->busy)
 			pthread_cond_wait(&pool->done, &pool->lock);
 		pthread_mutex_unlock(&pool->lock);
