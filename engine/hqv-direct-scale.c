@@ -120,8 +120,9 @@ static size_t layout(const struct hqv_job *job, struct scale_state *s)
  * not. count is the v samples of a row; the pipeline clamps the sample
  * right of the last one to it.
  */
-static void make_taps(const struct hqv_job *job, struct taps *t,
-		      uint32_t hdiv, bool interp, uint32_t count)
+static inline __attribute__((always_inline)) void
+taps_of(const struct hqv_job *job, struct taps *t, const uint32_t hdiv,
+	bool interp, uint32_t count)
 {
 	uint32_t n_in = job->crop.width, n_out = job->compose.width;
 	uint32_t left = job->crop.left, d;
@@ -158,6 +159,19 @@ static void make_taps(const struct hqv_job *job, struct taps *t,
 		t->idx[d] = base;
 		t->wb[d] = c[1];
 	}
+}
+
+/*
+ * Made at the start of every band: hdiv (a format's hsub, 1 or 2) a
+ * constant in each copy, so that its divisions are shifts.
+ */
+static void make_taps(const struct hqv_job *job, struct taps *t,
+		      uint32_t hdiv, bool interp, uint32_t count)
+{
+	if (hdiv == 2)
+		taps_of(job, t, 2, interp, count);
+	else
+		taps_of(job, t, 1, interp, count);
 }
 
 /*
