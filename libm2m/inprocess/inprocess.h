@@ -121,8 +121,10 @@ struct ip_pool {
 	unsigned int n_helpers;
 	struct ip_helper helpers[IP_MAX_THREADS - 1];
 	/*
-	 * Under lock: helpers yet to take the job (each takes one ticket),
-	 * and those that took it and are still on it.
+	 * Helpers yet to take the job (each takes one ticket), and those
+	 * that took it and are still on it: written under lock with atomic
+	 * stores, since a thread about to sleep watches them without it
+	 * (pool.c, spin_on()).
 	 */
 	pthread_mutex_t lock;
 	pthread_cond_t start, done;
