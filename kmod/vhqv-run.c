@@ -329,12 +329,6 @@ void vhqv_run_work(struct work_struct *work)
 			if (job->src.field != HQV_FIELD_NONE)
 				keep_prev(ctx, &job->src, &cfg.q[VHQV_SRC]);
 		} else {
-			/*
-			 * An aborted frame (STREAMOFF, close) leaves none to
-			 * compare with: the next one starts afresh, as after
-			 * STREAMON (as the in-process device does).
-			 */
-			ctx->prev_valid = false;
 			atomic64_inc(&dev->aborted);
 		}
 	}
@@ -344,6 +338,13 @@ void vhqv_run_work(struct work_struct *work)
 		atomic64_inc(&dev->frames);
 		atomic64_add(ns, &dev->busy_ns);
 		atomic64_set(&dev->last_ns, ns);
+	} else {
+		/*
+		 * A frame not made (aborted by STREAMOFF or close, out of
+		 * memory) leaves none to compare with: the next one starts
+		 * afresh, as after STREAMON (as the in-process device does).
+		 */
+		ctx->prev_valid = false;
 	}
 
 	src->sequence = ctx->sequence[VHQV_SRC]++;

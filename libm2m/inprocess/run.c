@@ -239,7 +239,6 @@ struct keep_args {
 	struct ip_ctx *ctx;
 	const struct hqv_image *src;
 	const struct vhqv_q_data *q;
-	bool wanted;
 };
 
 static void keep_prev(void *arg)
@@ -268,7 +267,7 @@ static void run_job(struct ip_ctx *ctx)
 	struct vhqv_flow_do out;
 	struct hqv_job job;
 	struct keep_args keep;
-	bool done = false;
+	bool done = false, kept;
 	unsigned int p;
 
 	ctx->job_running = true;
@@ -295,17 +294,17 @@ static void run_job(struct ip_ctx *ctx)
 	keep.ctx = ctx;
 	keep.src = &job.src;
 	keep.q = &cfg.q[VHQV_SRC];
-	keep.wanted = job.src.field != HQV_FIELD_NONE;
+	kept = job.src.field != HQV_FIELD_NONE;
 	if (!hqv_job_prepare(&job))
 		done = ip_pool_run(&ctx->pool, &job, &ctx->scratch,
 				   &ctx->scratch_size, &ctx->aborting,
-				   keep.wanted && !job.prev ? keep_prev : NULL,
-				   &keep);
-	if (keep.wanted && job.prev && done)
+				   kept && !job.prev ? keep_prev : NULL, &keep);
+	if (kept && job.prev && done)
 		keep_prev(&keep);
 	/*
-	 * An aborted frame (STREAMOFF, close) leaves none to compare with:
-	 * the next one starts afresh, as after STREAMON (as vhqv does).
+	 * A frame not made (aborted by STREAMOFF or close, out of memory)
+	 * leaves none to compare with: the next one starts afresh, as after
+	 * STREAMON (as vhqv does).
 	 */
 	if (!done)
 		ctx->prev_valid = false;
