@@ -13,7 +13,8 @@
  * between the engine's output and the faster peer's, so a mismatched byte
  * order or rotation shows up at once. Colours are BT.601 limited range
  * for Y'CbCr and full range for R'G'B', which is what libyuv's unsuffixed
- * functions use (OpenCV's differ a little: its differences are larger).
+ * functions use (OpenCV's differ a little: its differences are larger),
+ * and full range for GREY, as libyuv's J400 and OpenCV's GRAY.
  *
  * Figures are for reading, not asserted: they depend on the machine, the
  * build type and what else runs.
@@ -581,6 +582,15 @@ static void bench_row(const struct operation *op)
 	image_alloc(&b.job.dst, op->dst_fourcc, op->dst_width, op->dst_height);
 	image_alloc(&b.ref, op->dst_fourcc, op->dst_width, op->dst_height);
 	image_fill(&b.job.src);
+	/*
+	 * GREY is full range, as libm2m takes an untagged GREY frame and as
+	 * libyuv's J400 and OpenCV's GRAY are (the engine's own default for
+	 * it, a Y'CbCr format, is limited).
+	 */
+	if (b.job.src.fmt->family == HQV_FAMILY_GREY)
+		b.job.src.quantization = HQV_QUANT_FULL;
+	if (b.job.dst.fmt->family == HQV_FAMILY_GREY)
+		b.job.dst.quantization = HQV_QUANT_FULL;
 	b.job.rotation = op->rotation;
 	b.job.hflip = op->hflip;
 	b.job.scaler = op->scaler;
@@ -654,7 +664,7 @@ int main(int argc, char **argv)
 	printf("1 thr, 2 thr: wall clock through m2m_convert() on the "
 	       "in-process device\n  with 1 and 2 threads (median of %d runs)\n",
 	       API_RUNS);
-	printf("Y'CbCr: BT.601 limited range; R'G'B': full range\n");
+	printf("Y'CbCr: BT.601 limited range; R'G'B' and GREY: full range\n");
 	printf("XBGR32 'XR24' is B,G,R,X in memory, as libyuv's ARGB\n");
 	printf("diff: largest byte difference from the faster peer's output\n\n");
 
