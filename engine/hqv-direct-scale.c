@@ -66,6 +66,7 @@ struct scale_state {
 	uint16_t *l[2][2];	/* chroma of rows y, y + 1 (or the sum), down */
 	uint8_t *c[2];		/* a destination chroma row, Cb and Cr */
 	uint8_t *o[4];		/* an R'G'B' destination row, per channel */
+	struct hqv_pairs pairs;	/* R'G'B': the channels' byte pairs */
 };
 
 static size_t round32(size_t n)
@@ -177,16 +178,15 @@ static void make_taps(const struct hqv_job *job, struct taps *t,
 /*
  * Luma bytes in pairs, y[x] and y[x + 1] (taps never pair the last), in
  * 32-bit words: GCC vectorises loads through an index of those, not of
- * 16-bit ones. Samples are step bytes apart (R'G'B': a pixel's bytes).
+ * 16-bit ones. (R'G'B' channels: the pairs rows, rgb_across().)
  */
 static inline __attribute__((always_inline)) void
-luma_pairs(const uint8_t *restrict y, const size_t step,
-	   uint32_t *restrict yy, size_t n)
+luma_pairs(const uint8_t *restrict y, uint32_t *restrict yy, size_t n)
 {
 	size_t x;
 
 	for (x = 0; x + 1 < n; x++)
-		yy[x] = y[x * step] | y[(x + 1) * step] << 8;
+		yy[x] = y[x] | y[x + 1] << 8;
 }
 
 /*
@@ -328,26 +328,39 @@ fill_chroma(const struct hqv_job *job, struct scale_state *s, unsigned int i,
  * R'G'B' (24- and 32-bit pixels of one format): hqv_unpack() makes each
  * channel, and alpha, a line of code * HQV_ONE as it makes luma, and the
  * colour step leaves them alone (plan.identity), so each is scaled as
- * luma is. Channels go through the luma loops two at a time, a pixel's
- * bytes being step apart.
+ * luma is. Channels go through the luma loops two at a time: the pairs
+ * rows (hqv-rows.h) pick each channel's bytes out of the pixels, R and G
+ * into cc as pairs_of_two() would, B (and alpha) into yy.
  */
+static void rgb_pairs_init(const struct hqv_job *job, struct scale_state *s)
+{
+	const uint8_t *o = job->src.fmt->order;
+	uint8_t channel[4] = { o[0], o[1], o[2], HQV_PAIRS_NONE };
+
+	if (hqv_format_has_alpha(job->src.fmt))
+		channel[3] = o[3];
+	hqv_pairs_init(&s->pairs, job->src.fmt->bytes_per_group[0], channel);
+}
+
 static inline __attribute__((always_inline)) void
 rgb_across(const struct hqv_job *job, struct scale_state *s, unsigned int i,
 	   const uint8_t *p, const size_t step)
 {
-	const uint8_t *o = job->src.fmt->order;
 	const size_t w = job->src.width, n = job->compose.width;
+	const struct hqv_row_args a = {
+		.in = { p },
+		.out = { (uint8_t *)s->cc, (uint8_t *)s->yy },
+		.k = &s->pairs,
+	};
 
-	pairs_of_two(p + o[0], p + o[1], step, s->cc, w);
+	hqv_job_row(job, step == 3 ? &hqv_row_pairs3 : &hqv_row_pairs4, &a,
+		    w - 1);
 	luma_across_two(s->cc, &s->taps[0], s->h[i][0], s->h[i][1], n);
-	if (hqv_format_has_alpha(job->src.fmt)) {
-		pairs_of_two(p + o[2], p + o[3], step, s->cc, w);
-		luma_across_two(s->cc, &s->taps[0], s->h[i][2], s->h[i][3],
+	if (hqv_format_has_alpha(job->src.fmt))
+		luma_across_two(s->yy, &s->taps[0], s->h[i][2], s->h[i][3],
 				n);
-	} else {
-		luma_pairs(p + o[2], step, s->yy, w);
+	else
 		luma_across(s->yy, &s->taps[0], s->h[i][2], n);
-	}
 }
 
 /* Source row j of the crop, its R'G'B' channels scaled across, into slot i. */
@@ -412,7 +425,7 @@ fill_slot(const struct hqv_job *job, struct scale_state *s, unsigned int i,
 		fill_rgb_slot(job, s, i, j);
 		return;
 	}
-	luma_pairs(hqv_row(&job->src, 0, job->crop.top + j), 1, s->yy,
+	luma_pairs(hqv_row(&job->src, 0, job->crop.top + j), s->yy,
 		   job->src.width);
 	luma_across(s->yy, &s->taps[0], s->h[i][0], job->compose.width);
 	if (job->src.fmt->family != HQV_FAMILY_GREY)
@@ -581,8 +594,10 @@ bilinear_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 	if (band->fresh) {
 		layout(job, s);
 		make_taps(job, &s->taps[0], 1, false, job->src.width);
-		if (rgb)
+		if (rgb) {
 			memset(s->o[3], 0xff, n);
+			rgb_pairs_init(job, s);
+		}
 		else if (!grey)
 			make_taps(job, &s->taps[1], fmt->hsub,
 				  !p->chroma_copy_h,

@@ -670,3 +670,48 @@ size_t ROW(area_sum##bpp)(const struct hqv_row_args *a, size_t n)	\
 AREA_SUM(1)
 AREA_SUM(3)
 AREA_SUM(4)
+
+/*
+ * Byte pairs: a lane makes 4 units (16 bytes of each output) from the 16
+ * bytes from its first pixel, which hold all 5 pixels it reads when they
+ * are 3 bytes, and from the 16 bytes after that pixel when they are 4.
+ * Every byte loaded is one of the row's n + 1 pixels.
+ */
+INLINE size_t pairs_rows(const struct hqv_row_args *a, size_t n,
+			 const size_t ib)
+{
+	const struct hqv_pairs *k = a->k;
+	const uint8_t *in = a->in[0];
+	const size_t px = 4 * LANES;
+	vec m[2][2];
+	size_t x, j;
+
+	for (j = 0; j < 2; j++) {
+		m[j][0] = v_lane(k->mask[j][0]);
+		m[j][1] = v_lane(k->mask[j][1]);
+	}
+	/* 3-byte pixels: the last lane's 16th byte is pixel x + 4's next. */
+	for (x = 0; x + px + (ib == 3) <= n; x += px) {
+		const uint8_t *p = in + ib * x;
+		vec v0 = v_loadl(p, 4 * ib), v1 = v0;
+
+		if (ib == 4)
+			v1 = v_loadl(p + 4, 16);
+		for (j = 0; j < 2; j++) {
+			vec o = v_shuf8(v0, m[j][0]);
+
+			if (ib == 4)
+				o = v_or(o, v_shuf8(v1, m[j][1]));
+			v_storel(a->out[j] + 4 * x, 16, o);
+		}
+	}
+	return x;
+}
+
+#define PAIRS(ib)							\
+size_t ROW(pairs##ib)(const struct hqv_row_args *a, size_t n)		\
+{									\
+	return pairs_rows(a, n, ib);					\
+}
+PAIRS(3)
+PAIRS(4)

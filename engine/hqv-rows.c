@@ -360,6 +360,68 @@ AREA_SUM_C(1)
 AREA_SUM_C(3)
 AREA_SUM_C(4)
 
+/*
+ * Byte pairs
+ */
+
+void hqv_pairs_init(struct hqv_pairs *k, unsigned int ib,
+		    const uint8_t channel[4])
+{
+	unsigned int j, t;
+
+	memset(k, 0, sizeof(*k));
+	memcpy(k->channel, channel, sizeof(k->channel));
+	memset(k->mask, 0x80, sizeof(k->mask));
+	for (j = 0; j < 2; j++)
+		for (t = 0; t < 16; t++) {
+			/* Unit t / 4's pixel (next: the one after), channel. */
+			unsigned int next = t % 2, c = channel[2 * j + t % 4 / 2];
+			unsigned int px = t / 4 + next;
+
+			if (c == HQV_PAIRS_NONE)
+				continue;
+			if (ib == 4)	/* 16 bytes from pixel x or x + 1 */
+				k->mask[j][next][t] = 4 * (t / 4) + c;
+			else
+				k->mask[j][0][t] = ib * px + c;
+		}
+}
+
+static inline __attribute__((always_inline)) void
+pairs_c(const struct hqv_row_args *a, size_t n, const size_t ib)
+{
+	const struct hqv_pairs *k = a->k;
+	const uint8_t *restrict in = a->in[0];
+	size_t x;
+	unsigned int j, h;
+
+	for (x = 0; x < n; x++)
+		for (j = 0; j < 2; j++) {
+			uint32_t w = 0;
+
+			for (h = 0; h < 2; h++) {
+				unsigned int c = k->channel[2 * j + h];
+
+				if (c != HQV_PAIRS_NONE)
+					w |= (uint32_t)(in[ib * x + c] |
+							in[ib * x + ib + c] << 8)
+					     << 16 * h;
+			}
+			((uint32_t *)a->out[j])[x] = w;
+		}
+}
+
+#define PAIRS_C(ib)							\
+static size_t pairs##ib##_c(const struct hqv_row_args *a, size_t n)	\
+{									\
+	pairs_c(a, n, ib);						\
+	return n;							\
+}									\
+ROW_OP(pairs##ib, STEPS(ib), STEPS(4, 4));
+
+PAIRS_C(3)
+PAIRS_C(4)
+
 const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_shuffle33, &hqv_row_shuffle44, &hqv_row_shuffle34,
 	&hqv_row_shuffle43,
@@ -368,5 +430,6 @@ const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_rgb3_yuv, &hqv_row_rgb4_yuv,
 	&hqv_row_yuv_rgb3, &hqv_row_yuv_rgb4,
 	&hqv_row_area_sum1, &hqv_row_area_sum3, &hqv_row_area_sum4,
+	&hqv_row_pairs3, &hqv_row_pairs4,
 	NULL,
 };

@@ -113,6 +113,15 @@ static const void *make_k(const struct hqv_row_op *op, void *k)
 		hqv_area_sum_init(k, ib);
 		return k;	/* its row comes with its columns */
 	}
+	if (sscanf(op->name, "pairs%1u", &ib) == 1) {
+		uint8_t channel[4];
+
+		/* Any byte of a pixel, repeated or not, now and then none. */
+		for (i = 0; i < 4; i++)
+			channel[i] = rnd() % 5 ? rnd() % ib : HQV_PAIRS_NONE;
+		hqv_pairs_init(k, ib, channel);
+		return k;
+	}
 	return NULL;
 }
 
@@ -199,6 +208,18 @@ static void check(const struct hqv_row_op *op, enum hqv_isa isa, size_t n)
 	}
 	if (!strncmp(op->name, "area_sum", 8))
 		area_row = area_columns(op, kmem, in, n);
+	/*
+	 * Pairs read pixel n, the last of a row of n + 1: exactly those, so
+	 * that a load past the row is read out of bounds (as above).
+	 */
+	if (!strncmp(op->name, "pairs", 5)) {
+		free(in[0].mem);
+		in[0].size = op->in_step[0] * (n + 1);
+		in[0].mem = malloc(in[0].size);
+		cr_assert_not_null(in[0].mem);
+		fill_random(in[0].mem, in[0].size);
+		in[0].at = in[0].mem;
+	}
 	for (r = 0; r < 2; r++) {
 		for (i = 0; i < HQV_ROW_INS; i++)
 			args[r].in[i] = in[i].at;
