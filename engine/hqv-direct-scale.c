@@ -674,11 +674,12 @@ struct area_state {
 	uint32_t *count;	/* the source pixels it covers */
 	uint32_t *offset;	/* where its weights start in weight */
 	uint32_t *total;	/* the sum of its weights */
-	uint64_t *inverse;	/* UINT64_MAX / total, for div_by() */
+	uint64_t *inverse;	/* UINT64_MAX / total, for hqv_div_by() */
 	uint32_t *weight;	/* each covered pixel's overlap, in 2^-16 */
 	uint32_t *inner_first;	/* per column: the pixels it covers whole, */
 	uint32_t *inner_count;	/* but its first and last */
 	uint32_t *inner[4];	/* their sums, per byte of a pixel */
+	uint64_t *num[4];	/* a mean's dividend, per channel */
 	struct hqv_area_sum *sums;
 	uint16_t *h[4];		/* a source row scaled across, per channel */
 	uint32_t *acc[4];	/* a destination row's weighted sum */
@@ -703,6 +704,7 @@ static size_t area_layout(const struct hqv_job *job, struct area_state *s)
 	TAKE(s->sums, 1);
 	for (c = 0; c < 4; c++) {
 		TAKE(s->inner[c], n);
+		TAKE(s->num[c], n);
 		TAKE(s->h[c], n);
 		TAKE(s->acc[c], n);
 		TAKE(s->o[c], n);
@@ -738,20 +740,6 @@ static void area_columns(const struct hqv_job *job, struct area_state *s)
 		s->total[d] = total;
 		s->inverse[d] = hqv_div_u64(UINT64_MAX, total);
 	}
-}
-
-/*
- * floor(n / d) for n < 2^63 and the inverse m = floor((2^64 - 1) / d):
- * n * m / 2^64 falls short of n / d by less than 2n / 2^64, under one, so
- * its floor is the quotient or one less, which the remainder tells. A
- * multiplication where a division by a column's weight took tens of
- * cycles.
- */
-static inline uint64_t div_by(uint64_t n, uint64_t d, uint64_t m)
-{
-	uint64_t q = hqv_mulhi_u64(n, m);
-
-	return n - q * d >= d ? q + 1 : q;
 }
 
 /*
@@ -795,9 +783,19 @@ area_across(const struct hqv_job *job, struct area_state *s, const uint8_t *p,
 			if (count >= 2)
 				sum += (uint64_t)wk[count - 1] *
 				       p[(a + count - 1) * step + o[c]];
-			s->h[c][d] = div_by(sum * HQV_ONE + total / 2, total,
-					    s->inverse[d]);
+			s->num[c][d] = sum * HQV_ONE + total / 2;
 		}
+	}
+	/* The area_div rows divide: sums below 2^43, totals at most 2^29. */
+	for (c = 0; c < channels; c++) {
+		const struct hqv_row_args q = {
+			.in = { (const uint8_t *)s->num[c],
+				(const uint8_t *)s->total,
+				(const uint8_t *)s->inverse },
+			.out = { (uint8_t *)s->h[c] },
+		};
+
+		hqv_job_row(job, &hqv_row_area_div, &q, job->compose.width);
 	}
 }
 

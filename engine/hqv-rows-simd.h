@@ -672,6 +672,69 @@ AREA_SUM(3)
 AREA_SUM(4)
 
 /*
+ * Area means: a uint64_t below 2^52 is the double whose bits are it with
+ * 2^52's exponent, less 2^52; a uint32_t below 2^31 converts as signed.
+ * Truncating a positive quotient floors it.
+ */
+#if defined(HQV_VEC_SSSE3) || defined(HQV_VEC_AVX2)
+INLINE __m128d u52_pd(__m128i v)
+{
+	const __m128i bits = _mm_set1_epi64x(0x4330000000000000LL);
+
+	return _mm_sub_pd(_mm_castsi128_pd(_mm_or_si128(v, bits)),
+			  _mm_castsi128_pd(bits));
+}
+#endif
+
+size_t ROW(area_div)(const struct hqv_row_args *a, size_t n)
+{
+	const uint8_t *num = a->in[0], *den = a->in[1];
+	uint8_t *out = a->out[0];
+	size_t d;
+
+#if defined(HQV_VEC_AVX2)
+	const __m256i bits = _mm256_set1_epi64x(0x4330000000000000LL);
+
+	for (d = 0; d + 4 <= n; d += 4) {
+		__m256d nd = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(
+			_mm256_loadu_si256((const __m256i *)(num + 8 * d)),
+			bits)), _mm256_castsi256_pd(bits));
+		__m256d td = _mm256_cvtepi32_pd(
+			_mm_loadu_si128((const __m128i *)(den + 4 * d)));
+		__m128i q = _mm256_cvttpd_epi32(_mm256_div_pd(nd, td));
+
+		_mm_storel_epi64((__m128i *)(out + 2 * d),
+				 _mm_packs_epi32(q, q));
+	}
+#elif defined(HQV_VEC_SSSE3)
+	for (d = 0; d + 2 <= n; d += 2) {
+		__m128d nd = u52_pd(_mm_loadu_si128((const __m128i *)(num +
+								      8 * d)));
+		__m128d td = _mm_cvtepi32_pd(
+			_mm_loadl_epi64((const __m128i *)(den + 4 * d)));
+		__m128i q = _mm_cvttpd_epi32(_mm_div_pd(nd, td));
+		uint32_t two = (uint32_t)_mm_cvtsi128_si32(_mm_packs_epi32(q,
+									     q));
+
+		memcpy(out + 2 * d, &two, 4);
+	}
+#else
+	for (d = 0; d + 2 <= n; d += 2) {
+		float64x2_t nd = vcvtq_f64_u64(vld1q_u64((const uint64_t *)
+							 (num + 8 * d)));
+		float64x2_t td = vcvtq_f64_u64(vmovl_u32(vld1_u32(
+			(const uint32_t *)(den + 4 * d))));
+		uint32x2_t q = vmovn_u64(vcvtq_u64_f64(vdivq_f64(nd, td)));
+		uint16_t two[2] = { (uint16_t)vget_lane_u32(q, 0),
+				    (uint16_t)vget_lane_u32(q, 1) };
+
+		memcpy(out + 2 * d, two, 4);
+	}
+#endif
+	return d;
+}
+
+/*
  * Byte pairs: a lane makes 4 units (16 bytes of each output) from the 16
  * bytes from its first pixel, which hold all 5 pixels it reads when they
  * are 3 bytes, and from the 16 bytes after that pixel when they are 4.

@@ -360,6 +360,20 @@ AREA_SUM_C(1)
 AREA_SUM_C(3)
 AREA_SUM_C(4)
 
+static size_t area_div_c(const struct hqv_row_args *a, size_t n)
+{
+	const uint64_t *num = (const uint64_t *)a->in[0];
+	const uint32_t *den = (const uint32_t *)a->in[1];
+	const uint64_t *inv = (const uint64_t *)a->in[2];
+	uint16_t *out = (uint16_t *)a->out[0];
+	size_t d;
+
+	for (d = 0; d < n; d++)
+		out[d] = (uint16_t)hqv_div_by(num[d], den[d], inv[d]);
+	return n;
+}
+ROW_OP(area_div, STEPS(8, 4, 8), STEPS(2));
+
 /*
  * Byte pairs
  */
@@ -430,6 +444,6 @@ const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_rgb3_yuv, &hqv_row_rgb4_yuv,
 	&hqv_row_yuv_rgb3, &hqv_row_yuv_rgb4,
 	&hqv_row_area_sum1, &hqv_row_area_sum3, &hqv_row_area_sum4,
-	&hqv_row_pairs3, &hqv_row_pairs4,
+	&hqv_row_area_div, &hqv_row_pairs3, &hqv_row_pairs4,
 	NULL,
 };
