@@ -671,11 +671,11 @@ bilinear_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
  */
 struct area_state {
 	uint32_t *first;	/* per column: its first source pixel */
-	uint32_t *count;	/* the source pixels it covers */
-	uint32_t *offset;	/* where its weights start in weight */
+	uint32_t *last;		/* its last (its first when it covers one) */
+	uint32_t *w_first;	/* their overlaps, in 2^-16 */
+	uint32_t *w_last;	/* (0 when it covers one) */
 	uint32_t *total;	/* the sum of its weights */
 	uint64_t *inverse;	/* UINT64_MAX / total, for hqv_div_by() */
-	uint32_t *weight;	/* each covered pixel's overlap, in 2^-16 */
 	uint32_t *inner_first;	/* per column: the pixels it covers whole, */
 	uint32_t *inner_count;	/* but its first and last */
 	uint32_t *inner[4];	/* their sums, per byte of a pixel */
@@ -688,17 +688,16 @@ struct area_state {
 
 static size_t area_layout(const struct hqv_job *job, struct area_state *s)
 {
-	size_t n = job->compose.width, w = job->crop.width, at, c;
+	size_t n = job->compose.width, at, c;
 	uint8_t *base = (uint8_t *)s;
 
 	at = round32(sizeof(*s));
 	TAKE(s->first, n);
-	TAKE(s->count, n);
-	TAKE(s->offset, n);
+	TAKE(s->last, n);
+	TAKE(s->w_first, n);
+	TAKE(s->w_last, n);
 	TAKE(s->total, n);
 	TAKE(s->inverse, n);
-	/* A column covers at most the pixels it starts, ends and spans. */
-	TAKE(s->weight, w + 2 * n);
 	TAKE(s->inner_first, n);
 	TAKE(s->inner_count, n);
 	TAKE(s->sums, 1);
@@ -712,31 +711,38 @@ static size_t area_layout(const struct hqv_job *job, struct area_state *s)
 	return at;
 }
 
-/* Each destination column's source pixels and weights, as area() has them. */
+/*
+ * Each destination column's source pixels and weights, as area() has
+ * them: pixels between its first and last are covered whole (65536).
+ */
 static void area_columns(const struct hqv_job *job, struct area_state *s)
 {
 	const uint64_t step = job->plan.step_x;
 	const uint64_t last = (uint64_t)job->crop.width << 32;
 	uint64_t start = 0;
-	uint32_t d, at = 0;
+	uint32_t d;
 
 	for (d = 0; d < job->compose.width; d++, start += step) {
 		uint64_t end = start + step < last ? start + step : last;
-		uint32_t i, total = 0;
+		uint32_t i, count = 0, total = 0;
 
-		s->first[d] = start >> 32;
-		s->offset[d] = at;
+		s->first[d] = s->last[d] = start >> 32;
+		s->w_last[d] = 0;
 		for (i = start >> 32; ((uint64_t)i << 32) < end; i++) {
 			uint64_t lo = (uint64_t)i << 32, hi = lo + ONE32;
 			uint32_t w = ((hi < end ? hi : end) -
 				      (lo > start ? lo : start)) >> 16;
 
-			s->weight[at++] = w;
+			if (!count++) {
+				s->w_first[d] = w;
+			} else {
+				s->last[d] = i;
+				s->w_last[d] = w;
+			}
 			total += w;
 		}
-		s->count[d] = at - s->offset[d];
 		s->inner_first[d] = s->first[d] + 1;
-		s->inner_count[d] = s->count[d] > 2 ? s->count[d] - 2 : 0;
+		s->inner_count[d] = count > 2 ? count - 2 : 0;
 		s->total[d] = total;
 		s->inverse[d] = hqv_div_u64(UINT64_MAX, total);
 	}
@@ -758,7 +764,6 @@ area_across(const struct hqv_job *job, struct area_state *s, const uint8_t *p,
 		[1] = &hqv_row_area_sum1, [3] = &hqv_row_area_sum3,
 		[4] = &hqv_row_area_sum4,
 	};
-	const uint32_t *restrict weight = s->weight;
 	struct hqv_row_args sums = {
 		.in = { (const uint8_t *)s->inner_first,
 			(const uint8_t *)s->inner_count },
@@ -771,19 +776,21 @@ area_across(const struct hqv_job *job, struct area_state *s, const uint8_t *p,
 
 	s->sums->row = p;
 	hqv_job_row(job, sum_ops[step], &sums, job->compose.width);
-	for (d = 0; d < job->compose.width; d++) {
-		const uint32_t a = s->first[d], count = s->count[d];
-		const uint32_t *wk = weight + s->offset[d];
-		const uint32_t total = s->total[d];
+	for (c = 0; c < channels; c++) {
+		const uint32_t *restrict first = s->first, *restrict last = s->last;
+		const uint32_t *restrict w_first = s->w_first;
+		const uint32_t *restrict w_last = s->w_last;
+		const uint32_t *restrict total = s->total;
+		const uint32_t *restrict inner = s->inner[o[c]];
+		const uint8_t *restrict q = p + o[c];
+		uint64_t *restrict num = s->num[c];
 
-		for (c = 0; c < channels; c++) {
-			uint64_t sum = (uint64_t)wk[0] * p[a * step + o[c]] +
-				       ((uint64_t)s->inner[o[c]][d] << 16);
+		for (d = 0; d < job->compose.width; d++) {
+			uint64_t sum = (uint64_t)w_first[d] * q[first[d] * step] +
+				       (uint64_t)w_last[d] * q[last[d] * step] +
+				       ((uint64_t)inner[d] << 16);
 
-			if (count >= 2)
-				sum += (uint64_t)wk[count - 1] *
-				       p[(a + count - 1) * step + o[c]];
-			s->num[c][d] = sum * HQV_ONE + total / 2;
+			num[d] = sum * HQV_ONE + total[d] / 2;
 		}
 	}
 	/* The area_div rows divide: sums below 2^43, totals at most 2^29. */
