@@ -223,6 +223,13 @@ INLINE void v_load_halves(const void *p, vec *lo, vec *hi)
 /* Bytes a vector takes from a row: LANES chunks of 16. */
 #define VB	(16 * LANES)
 
+/* The entry name##p: loop, the operation's vector loop, for p bytes. */
+#define ROW_ENTRY(name, loop, p)					\
+size_t ROW(name##p)(const struct hqv_row_args *a, size_t n)		\
+{									\
+	return loop(a, n, p);						\
+}
+
 /*
  * R'G'B' byte orders: 16 pixels a lane, ib vectors in, ob out. Output
  * vector j takes bytes of input vector i only where their pixels meet,
@@ -313,15 +320,10 @@ INLINE size_t mirror_rows(const struct hqv_row_args *a, size_t n,
 	return x;
 }
 
-#define MIRROR(g)							\
-size_t ROW(mirror##g)(const struct hqv_row_args *a, size_t n)		\
-{									\
-	return mirror_rows(a, n, g);					\
-}
-MIRROR(1)
-MIRROR(2)
-MIRROR(3)
-MIRROR(4)
+ROW_ENTRY(mirror, mirror_rows, 1)
+ROW_ENTRY(mirror, mirror_rows, 2)
+ROW_ENTRY(mirror, mirror_rows, 3)
+ROW_ENTRY(mirror, mirror_rows, 4)
 
 /*
  * The colour step: d of a code value, 128 v - 16384; each product is
@@ -554,13 +556,8 @@ INLINE size_t yuv_rgb_rows(const struct hqv_row_args *a, size_t n,
 	return x;
 }
 
-#define YUV_RGB(ob)							\
-size_t ROW(yuv_rgb##ob)(const struct hqv_row_args *a, size_t n)	\
-{									\
-	return yuv_rgb_rows(a, n, ob);					\
-}
-YUV_RGB(3)
-YUV_RGB(4)
+ROW_ENTRY(yuv_rgb, yuv_rgb_rows, 3)
+ROW_ENTRY(yuv_rgb, yuv_rgb_rows, 4)
 
 /*
  * Area sums: a column's bytes VB at a time, each of a pixel's bytes picked
@@ -662,14 +659,9 @@ INLINE size_t area_sum_rows(const struct hqv_row_args *a, size_t n,
 	return d;
 }
 
-#define AREA_SUM(bpp)							\
-size_t ROW(area_sum##bpp)(const struct hqv_row_args *a, size_t n)	\
-{									\
-	return area_sum_rows(a, n, bpp);				\
-}
-AREA_SUM(1)
-AREA_SUM(3)
-AREA_SUM(4)
+ROW_ENTRY(area_sum, area_sum_rows, 1)
+ROW_ENTRY(area_sum, area_sum_rows, 3)
+ROW_ENTRY(area_sum, area_sum_rows, 4)
 
 /*
  * Area means: a uint64_t below 2^52 is the double whose bits are it with
@@ -771,10 +763,5 @@ INLINE size_t pairs_rows(const struct hqv_row_args *a, size_t n,
 	return x;
 }
 
-#define PAIRS(ib)							\
-size_t ROW(pairs##ib)(const struct hqv_row_args *a, size_t n)		\
-{									\
-	return pairs_rows(a, n, ib);					\
-}
-PAIRS(3)
-PAIRS(4)
+ROW_ENTRY(pairs, pairs_rows, 3)
+ROW_ENTRY(pairs, pairs_rows, 4)
