@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Union
 
+import functools
 import re
 from collections.abc import MutableMapping
 
@@ -18,6 +19,7 @@ _TYPES = {
 }
 
 
+@functools.lru_cache(maxsize=256)
 def identifier(name):
     """A control or menu item name as a Python identifier, as libm2m
     matches it: lower case, every run of other characters one underscore
