@@ -597,11 +597,11 @@ bilinear_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 		if (rgb) {
 			memset(s->o[3], 0xff, n);
 			rgb_pairs_init(job, s);
-		}
-		else if (!grey)
+		} else if (!grey) {
 			make_taps(job, &s->taps[1], fmt->hsub,
 				  !p->chroma_copy_h,
 				  hqv_plane_groups(fmt, 1, job->src.width));
+		}
 		s->row[0] = s->row[1] = -1;
 		for (c = 0; c < SUM_ROWS; c++) {
 			s->sum_row[c] = NULL;
@@ -793,7 +793,7 @@ area_across(const struct hqv_job *job, struct area_state *s, const uint8_t *p,
 			num[d] = sum * HQV_ONE + total[d] / 2;
 		}
 	}
-	/* The area_div rows divide: sums below 2^43, totals at most 2^29. */
+	/* The area_div rows divide: dividends below 2^43, totals at most 2^29. */
 	for (c = 0; c < channels; c++) {
 		const struct hqv_row_args q = {
 			.in = { (const uint8_t *)s->num[c],

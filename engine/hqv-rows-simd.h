@@ -668,7 +668,15 @@ ROW_ENTRY(area_sum, area_sum_rows, 4)
  * 2^52's exponent, less 2^52; a uint32_t below 2^31 converts as signed.
  * Truncating a positive quotient floors it.
  */
-#if defined(HQV_VEC_SSSE3) || defined(HQV_VEC_AVX2)
+#if defined(HQV_VEC_AVX2)
+INLINE __m256d u52_pd(__m256i v)
+{
+	const __m256i bits = _mm256_set1_epi64x(0x4330000000000000LL);
+
+	return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(v, bits)),
+			     _mm256_castsi256_pd(bits));
+}
+#elif defined(HQV_VEC_SSSE3)
 INLINE __m128d u52_pd(__m128i v)
 {
 	const __m128i bits = _mm_set1_epi64x(0x4330000000000000LL);
@@ -685,12 +693,9 @@ size_t ROW(area_div)(const struct hqv_row_args *a, size_t n)
 	size_t d;
 
 #if defined(HQV_VEC_AVX2)
-	const __m256i bits = _mm256_set1_epi64x(0x4330000000000000LL);
-
 	for (d = 0; d + 4 <= n; d += 4) {
-		__m256d nd = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(
-			_mm256_loadu_si256((const __m256i *)(num + 8 * d)),
-			bits)), _mm256_castsi256_pd(bits));
+		__m256d nd = u52_pd(_mm256_loadu_si256((const __m256i *)(num +
+									 8 * d)));
 		__m256d td = _mm256_cvtepi32_pd(
 			_mm_loadu_si128((const __m128i *)(den + 4 * d)));
 		__m128i q = _mm256_cvttpd_epi32(_mm256_div_pd(nd, td));

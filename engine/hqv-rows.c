@@ -406,6 +406,9 @@ pairs_c(const struct hqv_row_args *a, size_t n, const size_t ib)
 {
 	const struct hqv_pairs *k = a->k;
 	const uint8_t *restrict in = a->in[0];
+	/* Read once: the stores below may alias k for all the compiler knows. */
+	const unsigned int channel[4] = { k->channel[0], k->channel[1],
+					  k->channel[2], k->channel[3] };
 	size_t x;
 	unsigned int j, h;
 
@@ -414,7 +417,7 @@ pairs_c(const struct hqv_row_args *a, size_t n, const size_t ib)
 			uint32_t w = 0;
 
 			for (h = 0; h < 2; h++) {
-				unsigned int c = k->channel[2 * j + h];
+				unsigned int c = channel[2 * j + h];
 
 				if (c != HQV_PAIRS_NONE)
 					w |= (uint32_t)(in[ib * x + c] |
