@@ -23,6 +23,8 @@ static int vhqv_s_ctrl(struct v4l2_ctrl *ctrl)
 	struct vhqv_config *cfg, next;
 	int ret = 0;
 
+	/* A turn may be a geometry change: see vhqv_s_fmt_mp(). */
+	mutex_lock(&ctx->vb_mutex);
 	mutex_lock(&ctx->cfg_lock);
 	cfg = vhqv_config_for_write(ctx);
 	next = *cfg;
@@ -48,6 +50,7 @@ static int vhqv_s_ctrl(struct v4l2_ctrl *ctrl)
 		*cfg = next;
 unlock:
 	mutex_unlock(&ctx->cfg_lock);
+	mutex_unlock(&ctx->vb_mutex);
 	return ret;
 }
 

@@ -64,9 +64,11 @@ static int vhqv_try_fmt_mp(struct vhqv_ctx *ctx, u32 type,
 
 /*
  * A new OUTPUT format resets the crop and makes CAPTURE follow (its size,
- * the source's turned); while CAPTURE streams, that is a geometry change
- * (vhqv_change_capture). A new CAPTURE format resets the compose
- * rectangle. Neither queue may have buffers.
+ * the source's turned); while CAPTURE has buffers, that is a geometry
+ * change (vhqv_change_capture). A new CAPTURE format resets the compose
+ * rectangle. The queue set may have no buffers: asked and acted on under
+ * the queues' lock, which REQBUFS, CREATE_BUFS and QBUF hold, so that no
+ * buffer is made between the answer and the new format.
  */
 static int vhqv_s_fmt_mp(struct vhqv_ctx *ctx, u32 type,
 			 struct v4l2_pix_format_mplane *pix)
@@ -76,9 +78,11 @@ static int vhqv_s_fmt_mp(struct vhqv_ctx *ctx, u32 type,
 	struct vhqv_config *cfg, next;
 	int ret = 0;
 
-	if (vb2_is_busy(vq))
+	mutex_lock(&ctx->vb_mutex);
+	if (vb2_is_busy(vq)) {
+		mutex_unlock(&ctx->vb_mutex);
 		return -EBUSY;
-
+	}
 	mutex_lock(&ctx->cfg_lock);
 	cfg = vhqv_config_for_write(ctx);
 	next = *cfg;
@@ -90,6 +94,7 @@ static int vhqv_s_fmt_mp(struct vhqv_ctx *ctx, u32 type,
 	else
 		*cfg = next;
 	mutex_unlock(&ctx->cfg_lock);
+	mutex_unlock(&ctx->vb_mutex);
 	return ret;
 }
 
@@ -177,7 +182,8 @@ static int vhqv_s_selection(struct file *file, void *priv,
  * Draining: STOP and START as a stateful encoder has them (vicodec's
  * shape), decided by hqv-v4l2.c's state machine (vhqv_drain_cmd()).
  * PAUSE and RESUME get EINVAL; without both queues streaming, STOP and
- * START succeed and do nothing.
+ * START succeed and do nothing. Under the queues' lock, as STREAMON,
+ * STREAMOFF and DQBUF are: the queues' state stays what was read.
  */
 static int vhqv_encoder_cmd(struct file *file, void *priv,
 			    struct v4l2_encoder_cmd *ec)
@@ -189,10 +195,12 @@ static int vhqv_encoder_cmd(struct file *file, void *priv,
 	ret = v4l2_m2m_ioctl_try_encoder_cmd(file, priv, ec);
 	if (ret)
 		return ret;
-	if (!vb2_is_streaming(&m2m_ctx->cap_q_ctx.q) ||
-	    !vb2_is_streaming(&m2m_ctx->out_q_ctx.q))
-		return 0;
-	return vhqv_drain_cmd(ctx, ec->cmd);
+	mutex_lock(&ctx->vb_mutex);
+	if (vb2_is_streaming(&m2m_ctx->cap_q_ctx.q) &&
+	    vb2_is_streaming(&m2m_ctx->out_q_ctx.q))
+		ret = vhqv_drain_cmd(ctx, ec->cmd);
+	mutex_unlock(&ctx->vb_mutex);
+	return ret;
 }
 
 static int vhqv_subscribe_event(struct v4l2_fh *fh,

@@ -96,7 +96,13 @@ struct vhqv_ctx {
 	struct vhqv_dev *dev;
 	bool mplane;
 	struct v4l2_ctrl_handler hdl;
-	/* Protects both vb2 queues of this context. */
+	/*
+	 * The queues' lock: both vb2 queues of this context, and the m2m
+	 * context's q_lock, so the V4L2 core holds it around every buffer
+	 * and stream ioctl. What reads a queue's state and acts on it
+	 * (S_FMT's "no buffers", a geometry change's "CAPTURE streams",
+	 * ENC_CMD) holds it too, outside cfg_lock.
+	 */
 	struct mutex vb_mutex;
 	/*
 	 * Held while the worker returns a frame's two buffers and while

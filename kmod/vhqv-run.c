@@ -109,6 +109,8 @@ int vhqv_change_capture(struct vhqv_ctx *ctx, const struct vhqv_config *next)
 	struct vb2_queue *cap_vq = v4l2_m2m_get_dst_vq(ctx->fh.m2m_ctx);
 	struct vhqv_flow_do out;
 
+	/* CAPTURE's streaming state is the queues' lock's. */
+	lockdep_assert_held(&ctx->vb_mutex);
 	lockdep_assert_held(&ctx->cfg_lock);
 	ctx->next = *next;
 	vhqv_flow_change(&ctx->flow, vb2_is_streaming(cap_vq),
@@ -118,8 +120,9 @@ int vhqv_change_capture(struct vhqv_ctx *ctx, const struct vhqv_config *next)
 }
 
 /*
- * ENC_CMD STOP or START with both queues streaming (vhqv_encoder_cmd()).
- * The worker flags the last frame under the same lock, so STOP finds the
+ * ENC_CMD STOP or START with both queues streaming (vhqv_encoder_cmd()),
+ * under the queues' lock, which DQBUF takes to read what START clears.
+ * The worker flags the last frame under cfg_lock, so STOP finds the
  * OUTPUT buffer of a running job either still queued or done.
  */
 int vhqv_drain_cmd(struct vhqv_ctx *ctx, u32 cmd)
@@ -128,6 +131,7 @@ int vhqv_drain_cmd(struct vhqv_ctx *ctx, u32 cmd)
 	struct vhqv_flow_do out;
 	int ret;
 
+	lockdep_assert_held(&ctx->vb_mutex);
 	mutex_lock(&ctx->cfg_lock);
 	if (cmd == V4L2_ENC_CMD_STOP)
 		ret = vhqv_flow_stop(&ctx->flow, last_src_index(ctx),
@@ -147,22 +151,32 @@ int vhqv_drain_cmd(struct vhqv_ctx *ctx, u32 cmd)
 	return 0;
 }
 
-/* Describe a buffer to the engine (hqv-v4l2.c). */
-static void image_from_buf(struct hqv_image *img, const struct vhqv_config *cfg,
-			   unsigned int queue, struct vb2_v4l2_buffer *vbuf)
+/*
+ * Describe a buffer to the engine (hqv-v4l2.c): false when it is not the
+ * queue's format's (as many planes, each mapped), which the ioctls keep
+ * from happening, so that a job never runs on what it cannot read.
+ */
+static bool image_from_buf(struct hqv_image *img,
+			   const struct vhqv_config *cfg, unsigned int queue,
+			   struct vb2_v4l2_buffer *vbuf)
 {
 	struct vb2_buffer *vb = &vbuf->vb2_buf;
-	u8 *mem[VIDEO_MAX_PLANES];
-	size_t size[VIDEO_MAX_PLANES];
-	u32 offset[VIDEO_MAX_PLANES];
+	u8 *mem[VIDEO_MAX_PLANES] = {};
+	size_t size[VIDEO_MAX_PLANES] = {};
+	u32 offset[VIDEO_MAX_PLANES] = {};
 	unsigned int p;
 
+	if (vb->num_planes != cfg->q[queue].fmt->mem_planes)
+		return false;
 	for (p = 0; p < vb->num_planes; p++) {
 		mem[p] = vb2_plane_vaddr(vb, p);
+		if (!mem[p])
+			return false;
 		size[p] = vb2_plane_size(vb, p);
 		offset[p] = vb->planes[p].data_offset;
 	}
 	vhqv_image_init(img, cfg, queue, mem, size, offset, vbuf->field);
+	return true;
 }
 
 /*
@@ -193,16 +207,25 @@ static void keep_prev(struct vhqv_ctx *ctx, const struct hqv_image *src,
 }
 
 /*
- * Prepare a job and size its scratch memory. The engine may use vector
- * registers (vhqv-compat.h): one section without sleeping.
+ * Prepare a job, size its scratch memory and split it into bands for
+ * threads (dev->bands' rows and count, and how many threads). Every
+ * engine call is inside a section with vector registers (vhqv-compat.h),
+ * without sleeping: the engine's objects are built with them
+ * (kmod/Kbuild, tests/kmod-fpu-fence).
  */
-static int prepare_job(struct hqv_job *job, size_t *scratch)
+static int prepare_job(struct hqv_job *job, struct vhqv_bands *b,
+		       unsigned int *threads, size_t *scratch)
 {
 	int ret;
 
 	vhqv_simd_begin();
 	ret = hqv_job_prepare(job);
-	*scratch = ret ? 0 : hqv_job_scratch_size(job);
+	if (!ret) {
+		*scratch = hqv_job_scratch_size(job);
+		b->rows = hqv_band_rows(job);
+		b->count = DIV_ROUND_UP(job->dst.height, b->rows);
+		*threads = hqv_job_threads(job, b->count, vhqv_workers);
+	}
 	vhqv_simd_end();
 	return ret;
 }
@@ -242,24 +265,22 @@ void vhqv_helper_work(struct work_struct *work)
 }
 
 /*
- * Run the engine on a job, split into bands as the engine says
- * (hqv_band_rows(), hqv_job_threads()) across this work and up to
- * vhqv_workers - 1 helpers on the device's unbound workqueue, each band
- * taken by whichever is free next; false when aborted. The helpers are
+ * Run the engine on a job, in the bands prepare_job() split it into,
+ * across this work and threads - 1 helpers on the device's unbound
+ * workqueue, each band taken by whichever is free next; false when
+ * aborted. The helpers are
  * waited for, so none outlives the job.
  */
-static bool run_bands(struct vhqv_ctx *ctx, size_t scratch)
+static bool run_bands(struct vhqv_ctx *ctx, unsigned int threads,
+		      size_t scratch)
 {
 	struct vhqv_dev *dev = ctx->dev;
 	struct vhqv_bands *b = &dev->bands;
-	unsigned int helpers, i;
+	unsigned int helpers = threads - 1, i;
 
 	b->ctx = ctx;
-	b->rows = hqv_band_rows(&ctx->job);
-	b->count = DIV_ROUND_UP(ctx->job.dst.height, b->rows);
 	atomic_set(&b->next, 0);
 	b->aborted = false;
-	helpers = hqv_job_threads(&ctx->job, b->count, vhqv_workers) - 1;
 	/* Out of memory for a helper's scratch: fewer helpers. */
 	for (i = 0; i < helpers; i++)
 		if (!reserve(&dev->helpers[i].scratch,
@@ -290,8 +311,8 @@ void vhqv_run_work(struct work_struct *work)
 	struct hqv_job *job = &ctx->job;
 	struct vhqv_flow_do out;
 	struct vhqv_config cfg;
+	unsigned int threads, p;
 	size_t scratch;
-	unsigned int p;
 	u64 start;
 
 	/*
@@ -309,17 +330,21 @@ void vhqv_run_work(struct work_struct *work)
 	start = ktime_get_ns();
 	vhqv_queue_event(ctx, V4L2_EVENT_FRAME_SYNC, ctx->sequence[VHQV_SRC]);
 	memset(job, 0, sizeof(*job));
-	image_from_buf(&job->src, &cfg, VHQV_SRC, src);
-	image_from_buf(&job->dst, &cfg, VHQV_DST, dst);
+	if (!image_from_buf(&job->src, &cfg, VHQV_SRC, src) ||
+	    !image_from_buf(&job->dst, &cfg, VHQV_DST, dst)) {
+		/* The ioctls keep the queues consistent: a driver bug. */
+		v4l2_err(&dev->v4l2_dev, "buffers not of the job's formats\n");
+		goto done;
+	}
 	vhqv_job_from_config(job, &cfg);
 	if (vhqv_job_needs_prev(job) && ctx->prev_valid)
 		job->prev = &ctx->prev;
 
-	if (prepare_job(job, &scratch)) {
+	if (prepare_job(job, &dev->bands, &threads, &scratch)) {
 		/* The ioctls keep the queues consistent: a driver bug. */
 		v4l2_err(&dev->v4l2_dev, "engine rejected the job\n");
 	} else if (reserve(&ctx->scratch, &ctx->scratch_size, scratch)) {
-		if (run_bands(ctx, scratch)) {
+		if (run_bands(ctx, threads, scratch)) {
 			state = VB2_BUF_STATE_DONE;
 			/*
 			 * Every field-based frame, not only those that read
@@ -332,6 +357,7 @@ void vhqv_run_work(struct work_struct *work)
 			atomic64_inc(&dev->aborted);
 		}
 	}
+done:
 	if (state == VB2_BUF_STATE_DONE) {
 		u64 ns = ktime_get_ns() - start;
 
@@ -352,7 +378,7 @@ void vhqv_run_work(struct work_struct *work)
 	v4l2_m2m_buf_copy_metadata(src, dst, true);
 	dst->field = V4L2_FIELD_NONE;
 	/* A failed job's buffer may be smaller than the frame: no payload. */
-	for (p = 0; p < cfg.q[VHQV_DST].fmt->mem_planes; p++)
+	for (p = 0; p < dst->vb2_buf.num_planes; p++)
 		vb2_set_plane_payload(&dst->vb2_buf, p,
 				      state == VB2_BUF_STATE_DONE ?
 				      cfg.q[VHQV_DST].sizeimage[p] : 0);
