@@ -56,6 +56,8 @@ struct vhqv_ir {
 	/* The noise generator, xorshift32, reseeded when ir_seed changes. */
 	u32 seed;
 	u32 rng;
+	/* The input device's physical path: the instance's, then ir0. */
+	char phys[32];
 };
 
 static u32 noise_next(struct vhqv_ir *ir)
@@ -226,7 +228,8 @@ int vhqv_ir_register(struct vhqv_dev *dev, struct device *parent)
 	rc->dev.parent = parent;
 	rc->device_name = "vhqv-ir";
 	rc->driver_name = VHQV_NAME;
-	rc->input_phys = "vhqv/ir0";
+	snprintf(ir->phys, sizeof(ir->phys), "%s/ir0", dev_name(parent));
+	rc->input_phys = ir->phys;
 	rc->input_id.bustype = BUS_VIRTUAL;
 	rc->input_id.version = 1;
 	rc->map_name = RC_MAP_RC6_MCE;
