@@ -92,6 +92,12 @@ static int convert(struct m2m_device *dev, void *dst, size_t dst_size,
 		if (in_place(dev)) {
 			in->data[p] = (uint8_t *)src + offset;
 			in->length[p] = n;
+		} else if (n > in->length[p]) {
+			/* A node that lies: as CAPTURE is checked below. */
+			return m2m_error(EIO, "m2m_convert: %s gave plane %u "
+					 "an OUTPUT buffer of %u bytes, the "
+					 "format needs %u", dev->info.path, p,
+					 in->length[p], n);
 		} else {
 			memcpy(in->data[p], (const uint8_t *)src + offset, n);
 		}
