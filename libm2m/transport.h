@@ -62,7 +62,7 @@ extern const struct m2m_transport m2m_transport_inprocess;
 #define M2M_INPROCESS_PATH "inprocess"
 /*
  * The threads an in-process device's frames are split across (0: one per
- * online CPU), for a device just opened, before its first job.
+ * online CPU), from its next job on; a job running ends first.
  */
 int m2m_inprocess_threads(int fd, unsigned int threads);
 /*

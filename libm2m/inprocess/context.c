@@ -373,10 +373,18 @@ int m2m_inprocess_threads(int fd, unsigned int threads)
 
 	if (!ctx)
 		return fail(EBADF);
-	/* Before any job: the pool starts its helpers with the first. */
+	/*
+	 * A running job uses the pool without the lock: it ends first. The
+	 * old pool's helpers are joined under the lock, which they never
+	 * take (only the pool's own).
+	 */
+	pthread_mutex_lock(&ctx->lock);
+	while (ctx->job_running)
+		pthread_cond_wait(&ctx->changed, &ctx->lock);
 	ip_pool_free(&ctx->pool);
 	memset(&ctx->pool, 0, sizeof(ctx->pool));
 	ip_pool_init(&ctx->pool, threads);
+	pthread_mutex_unlock(&ctx->lock);
 	context_put(ctx);
 	return 0;
 }

@@ -187,6 +187,7 @@ struct ip_ctx {
 	bool prev_valid;
 	void *scratch;
 	size_t scratch_size;
+	/* Replaced under the lock while no job runs (context.c). */
 	struct ip_pool pool;
 };
 

@@ -600,3 +600,77 @@ Test(device, handles_in_threads_are_independent)
 	for (unsigned int i = 0; i < THREADS; i++)
 		pthread_join(th[i], NULL);
 }
+
+#define BIG_W 1280
+#define BIG_H 720
+#define BIG_SIZE (BIG_W * BIG_H * 2)
+#define BIG_BUFFERS 4
+
+/* A frame large enough to be split across threads (engine/hqv.h). */
+static void set_big_fmt(int fd, uint32_t type, uint32_t fourcc)
+{
+	struct v4l2_format f = { .type = type };
+
+	f.fmt.pix_mp.width = BIG_W;
+	f.fmt.pix_mp.height = BIG_H;
+	f.fmt.pix_mp.pixelformat = fourcc;
+	f.fmt.pix_mp.num_planes = 1;
+	cr_assert_eq(xioctl(fd, VIDIOC_S_FMT, &f), 0);
+	cr_assert_eq(f.fmt.pix_mp.plane_fmt[0].sizeimage, BIG_SIZE);
+}
+
+/*
+ * The band pool replaced (m2m_inprocess_threads()) while the worker runs
+ * jobs on it: the replacement waits for the running job, under the
+ * context's lock, and every frame is made, YUYV to UYVY.
+ */
+Test(device, threads_change_while_jobs_run)
+{
+	int fd = dev_open(O_NONBLOCK);
+	uint8_t *in[BIG_BUFFERS], *out[BIG_BUFFERS];
+	unsigned int i, round, wrong;
+	struct buf x;
+
+	set_big_fmt(fd, OUT, V4L2_PIX_FMT_YUYV);
+	set_big_fmt(fd, CAP, V4L2_PIX_FMT_UYVY);
+	reqbufs(fd, OUT, V4L2_MEMORY_MMAP, BIG_BUFFERS);
+	reqbufs(fd, CAP, V4L2_MEMORY_MMAP, BIG_BUFFERS);
+	for (i = 0; i < BIG_BUFFERS; i++) {
+		in[i] = map_buffer(fd, OUT, i);
+		out[i] = map_buffer(fd, CAP, i);
+		for (unsigned int b = 0; b < BIG_SIZE; b++)
+			in[i][b] = b * 7 + i;
+	}
+	streamon(fd, OUT);
+	streamon(fd, CAP);
+	for (round = 0; round < 4; round++) {
+		for (i = 0; i < BIG_BUFFERS; i++) {
+			struct buf q;
+
+			buf_init(&q, CAP, V4L2_MEMORY_MMAP, i);
+			cr_assert_eq(xioctl(fd, VIDIOC_QBUF, &q.b), 0);
+			buf_init(&q, OUT, V4L2_MEMORY_MMAP, i);
+			q.plane.bytesused = BIG_SIZE;
+			cr_assert_eq(xioctl(fd, VIDIOC_QBUF, &q.b), 0);
+		}
+		/* The worker runs the frames meanwhile. */
+		for (i = 0; i < BIG_BUFFERS; i++)
+			cr_assert_eq(m2m_inprocess_threads(fd, 1 + i % 3), 0);
+		for (i = 0; i < BIG_BUFFERS; i++) {
+			dqbuf_wait(fd, CAP, &x);
+			cr_assert_eq(x.b.flags & V4L2_BUF_FLAG_ERROR, 0);
+			for (wrong = 0; wrong < BIG_SIZE; wrong++)
+				if (out[x.b.index][wrong] !=
+				    in[x.b.index][wrong ^ 1])
+					break;
+			cr_assert_eq(wrong, BIG_SIZE, "frame %u byte %u",
+				     x.b.index, wrong);
+			dqbuf_wait(fd, OUT, &x);
+		}
+	}
+	for (i = 0; i < BIG_BUFFERS; i++) {
+		t->munmap(in[i], BIG_SIZE);
+		t->munmap(out[i], BIG_SIZE);
+	}
+	t->close(fd);
+}
