@@ -68,7 +68,10 @@ int m2m_inprocess_threads(int fd, unsigned int threads);
 /*
  * The caller is about to queue buffers and wait for their job (hold
  * true), or is done (false): the in-process device leaves the job to the
- * caller's wait rather than wake its worker thread for it. m2m_convert()'s.
+ * caller's wait rather than wake its worker thread for it, and uses
+ * USERPTR memory where it is, which the caller keeps valid until it is
+ * done (a streaming client's is copied: libm2m/inprocess/userptr.c).
+ * m2m_convert()'s.
  */
 int m2m_inprocess_hold(int fd, bool hold);
 

@@ -8,11 +8,11 @@
  *
  * Memory: an MMAP plane is a memfd, so that EXPBUF can hand out a dup of
  * it and mmap() maps it; mmap offsets are vb2's (CAPTURE's from
- * IP_DST_OFFSET_BASE, as v4l2-mem2mem has them). A USERPTR plane is used
- * where it is; a DMABUF plane is mapped from the fd given, which works for
- * memfds and for dma-bufs that support mmap. Memory a job could not read
- * (OUTPUT) or write (CAPTURE) is refused at QBUF with EFAULT, as vb2
- * refuses memory it cannot pin, since the worker would fault on it.
+ * IP_DST_OFFSET_BASE, as v4l2-mem2mem has them). A job copies a USERPTR
+ * plane in and out (userptr.c); a DMABUF plane is mapped from the fd
+ * given, which works for memfds and for dma-bufs that support mmap.
+ * Memory a job could not read (OUTPUT) or write (CAPTURE) is refused at
+ * QBUF with EFAULT, as vb2 refuses memory it cannot pin.
  */
 #include <errno.h>
 #include <fcntl.h>

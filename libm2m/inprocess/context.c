@@ -121,6 +121,8 @@ static void ctx_free(struct ip_ctx *ctx)
 	pthread_mutex_destroy(&ctx->lock);
 	free(ctx->prev_buf);
 	free(ctx->scratch);
+	free(ctx->copy[VHQV_SRC].mem);
+	free(ctx->copy[VHQV_DST].mem);
 	ip_pool_free(&ctx->pool);
 	close(ctx->fd);
 	free(ctx);
@@ -398,8 +400,10 @@ int m2m_inprocess_hold(int fd, bool hold)
 	pthread_mutex_lock(&ctx->lock);
 	if (hold) {
 		ctx->waiters++;
+		ctx->held++;
 	} else {
 		ctx->waiters--;
+		ctx->held--;
 		ip_kick_worker(ctx);
 	}
 	pthread_mutex_unlock(&ctx->lock);

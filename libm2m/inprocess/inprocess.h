@@ -14,6 +14,8 @@
  * events.c    event subscriptions and the event queue
  * run.c       the worker thread: jobs, draining, geometry changes
  * pool.c      the band pool: a frame's bands across threads
+ * userptr.c   USERPTR memory in a job: copied, so that an munmap() fails
+ *             the frame instead of faulting
  *
  * One mutex per context guards all of it; the worker drops it while the
  * engine runs. Contexts are independent.
@@ -139,6 +141,16 @@ struct ip_pool {
 	bool aborted;		/* atomic */
 };
 
+/* userptr.c's: the running job's copy of a queue's USERPTR memory. */
+struct ip_copy {
+	void *mem;
+	size_t size;
+	/* The planes copied, 0 when the job uses the memory where it is. */
+	unsigned int planes;
+	size_t offset[VIDEO_MAX_PLANES];
+	size_t len[VIDEO_MAX_PLANES];
+};
+
 struct ip_ctx {
 	/* Listed by fd, for calls from any thread (context.c). */
 	struct m2m_handle handle;
@@ -151,9 +163,12 @@ struct ip_ctx {
 	 * Any change of state: DQBUF and poll() wait on it, running a ready
 	 * job first (run.c). waiters: threads that will run a ready job
 	 * themselves, those waiting and m2m_convert()'s (m2m_inprocess_hold()).
+	 * held: m2m_convert()'s, whose USERPTR memory is valid until it is
+	 * done (userptr.c).
 	 */
 	pthread_cond_t changed;
 	unsigned int waiters;
+	unsigned int held;
 	/* A job is ready and no one waits to run it: the worker's. */
 	pthread_cond_t work;
 	pthread_t worker;
@@ -189,6 +204,7 @@ struct ip_ctx {
 	size_t scratch_size;
 	/* Replaced under the lock while no job runs (context.c). */
 	struct ip_pool pool;
+	struct ip_copy copy[2];
 };
 
 static inline unsigned int ip_queue_of(uint32_t type)
@@ -205,6 +221,19 @@ bool ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
 		 void **scratch, size_t *scratch_size, const bool *aborting,
 		 void (*side)(void *), void *side_arg);
 void ip_pool_free(struct ip_pool *pool);
+
+/* userptr.c */
+/*
+ * Under the lock: where the job reads (OUTPUT) or writes (CAPTURE) buf's
+ * planes, the context's copy for USERPTR memory; false: out of memory.
+ */
+bool ip_job_planes(struct ip_ctx *ctx, unsigned int queue,
+		   const struct ip_buffer *buf, const struct vhqv_q_data *q,
+		   uint8_t *mem[], size_t size[]);
+/* Fill the copy from buf's memory, or buf's memory from it (out): false
+ * when the memory is gone. Nothing to do without a copy. */
+bool ip_job_copy(struct ip_ctx *ctx, unsigned int queue,
+		 const struct ip_buffer *buf, bool out);
 
 /* context.c */
 bool ip_type_ok(uint32_t type);

@@ -206,20 +206,21 @@ static bool job_ready(const struct ip_ctx *ctx)
 	       vhqv_flow_may_run(&ctx->flow);
 }
 
-static void image_from_buf(struct hqv_image *img, const struct vhqv_config *cfg,
-			   unsigned int queue, const struct ip_buffer *buf)
+static bool image_from_buf(struct ip_ctx *ctx, struct hqv_image *img,
+			   const struct vhqv_config *cfg, unsigned int queue,
+			   const struct ip_buffer *buf)
 {
 	uint8_t *mem[VIDEO_MAX_PLANES];
 	size_t size[VIDEO_MAX_PLANES];
 	uint32_t offset[VIDEO_MAX_PLANES];
 	unsigned int p;
 
-	for (p = 0; p < buf->num_planes; p++) {
-		mem[p] = buf->planes[p].addr;
-		size[p] = buf->planes[p].length;
+	if (!ip_job_planes(ctx, queue, buf, &cfg->q[queue], mem, size))
+		return false;
+	for (p = 0; p < buf->num_planes; p++)
 		offset[p] = buf->planes[p].data_offset;
-	}
 	vhqv_image_init(img, cfg, queue, mem, size, offset, buf->field);
+	return true;
 }
 
 /* v4l2_m2m_buf_copy_metadata(), with the frame flags. */
@@ -267,7 +268,7 @@ static void run_job(struct ip_ctx *ctx)
 	struct vhqv_flow_do out;
 	struct hqv_job job;
 	struct keep_args keep;
-	bool done = false, kept;
+	bool done = false, kept, memory;
 	unsigned int p;
 
 	ctx->job_running = true;
@@ -276,8 +277,8 @@ static void run_job(struct ip_ctx *ctx)
 			      ctx->sequence[VHQV_SRC]);
 	ip_changed(ctx);
 	memset(&job, 0, sizeof(job));
-	image_from_buf(&job.src, &cfg, VHQV_SRC, src);
-	image_from_buf(&job.dst, &cfg, VHQV_DST, dst);
+	memory = image_from_buf(ctx, &job.src, &cfg, VHQV_SRC, src) &&
+		 image_from_buf(ctx, &job.dst, &cfg, VHQV_DST, dst);
 	vhqv_job_from_config(&job, &cfg);
 	if (vhqv_job_needs_prev(&job) && ctx->prev_valid)
 		job.prev = &ctx->prev;
@@ -295,16 +296,19 @@ static void run_job(struct ip_ctx *ctx)
 	keep.src = &job.src;
 	keep.q = &cfg.q[VHQV_SRC];
 	kept = job.src.field != HQV_FIELD_NONE;
-	if (!hqv_job_prepare(&job))
+	if (memory && ip_job_copy(ctx, VHQV_SRC, src, false) &&
+	    ip_job_copy(ctx, VHQV_DST, dst, false) && !hqv_job_prepare(&job))
 		done = ip_pool_run(&ctx->pool, &job, &ctx->scratch,
 				   &ctx->scratch_size, &ctx->aborting,
 				   kept && !job.prev ? keep_prev : NULL, &keep);
+	if (done)
+		done = ip_job_copy(ctx, VHQV_DST, dst, true);
 	if (kept && job.prev && done)
 		keep_prev(&keep);
 	/*
-	 * A frame not made (aborted by STREAMOFF or close, out of memory)
-	 * leaves none to compare with: the next one starts afresh, as after
-	 * STREAMON (as vhqv does).
+	 * A frame not made (aborted by STREAMOFF or close, out of memory,
+	 * USERPTR memory gone: userptr.c) leaves none to compare with: the
+	 * next one starts afresh, as after STREAMON (as vhqv does).
 	 */
 	if (!done)
 		ctx->prev_valid = false;

@@ -674,3 +674,76 @@ Test(device, threads_change_while_jobs_run)
 	}
 	t->close(fd);
 }
+
+static void dqbuf_userptr(int fd, uint32_t type, struct buf *x)
+{
+	short revents;
+
+	cr_assert_eq(t->poll(fd, type == OUT ? POLLOUT : POLLIN, &revents,
+			     10000), 1, "no buffer in 10 s");
+	cr_assert_eq(xioctl(fd, VIDIOC_DQBUF,
+			    buf_init(x, type, V4L2_MEMORY_USERPTR, 0)), 0);
+}
+
+/*
+ * USERPTR memory unmapped while its buffer is queued, which vb2 would
+ * have pinned: the job fails that frame (ERROR on both buffers, no
+ * payload) instead of faulting, and the next frame, on memory that is
+ * there, is made (YUYV to UYVY swaps each byte pair). Before, the job's
+ * read or write killed the process (Criterion: CRASH).
+ */
+static void userptr_unmapped_while_queued(uint32_t unmapped)
+{
+	int fd = dev_open(O_NONBLOCK);
+	size_t len = (SIZE + 4095) & ~4095ul;
+	uint8_t *mem[2];
+	struct buf x;
+	unsigned int i;
+
+	set_fmt(fd, OUT, V4L2_PIX_FMT_YUYV);
+	set_fmt(fd, CAP, V4L2_PIX_FMT_UYVY);
+	reqbufs(fd, OUT, V4L2_MEMORY_USERPTR, 1);
+	reqbufs(fd, CAP, V4L2_MEMORY_USERPTR, 1);
+	for (i = 0; i < 2; i++) {
+		mem[i] = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		cr_assert_neq(mem[i], MAP_FAILED);
+	}
+	cr_assert_eq(qbuf_memory(fd, OUT, V4L2_MEMORY_USERPTR, mem[0], -1), 0);
+	cr_assert_eq(qbuf_memory(fd, CAP, V4L2_MEMORY_USERPTR, mem[1], -1), 0);
+	i = unmapped == OUT ? 0 : 1;
+	cr_assert_eq(munmap(mem[i], len), 0);
+	streamon(fd, OUT);
+	streamon(fd, CAP);
+	dqbuf_userptr(fd, CAP, &x);
+	cr_assert_eq(x.b.flags & V4L2_BUF_FLAG_ERROR, V4L2_BUF_FLAG_ERROR);
+	cr_assert_eq(x.plane.bytesused, 0);
+	dqbuf_userptr(fd, OUT, &x);
+	cr_assert_eq(x.b.flags & V4L2_BUF_FLAG_ERROR, V4L2_BUF_FLAG_ERROR);
+
+	mem[i] = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	cr_assert_neq(mem[i], MAP_FAILED);
+	for (i = 0; i < SIZE; i++)
+		mem[0][i] = i * 7;
+	cr_assert_eq(qbuf_memory(fd, OUT, V4L2_MEMORY_USERPTR, mem[0], -1), 0);
+	cr_assert_eq(qbuf_memory(fd, CAP, V4L2_MEMORY_USERPTR, mem[1], -1), 0);
+	dqbuf_userptr(fd, CAP, &x);
+	cr_assert_eq(x.b.flags & V4L2_BUF_FLAG_ERROR, 0);
+	cr_assert_eq(x.plane.bytesused, SIZE);
+	for (i = 0; i < SIZE; i++)
+		cr_assert_eq(mem[1][i], mem[0][i ^ 1], "byte %u", i);
+	t->close(fd);
+	munmap(mem[0], len);
+	munmap(mem[1], len);
+}
+
+Test(device, userptr_output_unmapped_while_queued_fails_the_frame)
+{
+	userptr_unmapped_while_queued(OUT);
+}
+
+Test(device, userptr_capture_unmapped_while_queued_fails_the_frame)
+{
+	userptr_unmapped_while_queued(CAP);
+}
