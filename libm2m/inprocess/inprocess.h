@@ -147,6 +147,9 @@ struct ip_copy {
 	size_t size;
 	/* The planes copied, 0 when the job uses the memory where it is. */
 	unsigned int planes;
+	/* The copy is filled from the memory before the job (not when the
+	 * engine writes all of it). */
+	bool read_in;
 	size_t offset[VIDEO_MAX_PLANES];
 	size_t len[VIDEO_MAX_PLANES];
 };

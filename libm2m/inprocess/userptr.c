@@ -5,13 +5,13 @@
  * the buffer is queued cannot fault the driver; a process cannot pin its
  * own pages. So a job runs on the context's own copy of such memory: the
  * OUTPUT frame copied in before the engine runs, the CAPTURE frame copied
- * out after (and in before, as the engine leaves line padding as it
- * was), through process_vm_readv() and process_vm_writev() on this
- * process, which fail with EFAULT where memcpy() would fault. The frame
- * whose memory is gone comes back with V4L2_BUF_FLAG_ERROR, and the
- * device goes on. (Checking the mappings when the job starts would still
- * race with an munmap() while it runs, and a SIGSEGV handler is not a
- * library's to set.)
+ * out after (and in before when its lines are padded, as the engine
+ * leaves padding as it was), through process_vm_readv() and
+ * process_vm_writev() on this process, which fail with EFAULT where
+ * memcpy() would fault. The frame whose memory is gone comes back with
+ * V4L2_BUF_FLAG_ERROR, and the device goes on. (Checking the mappings
+ * when the job starts would still race with an munmap() while it runs,
+ * and a SIGSEGV handler is not a library's to set.)
  *
  * m2m_convert()'s memory is its caller's src and dst, which the call
  * waits on for as long as the job runs (m2m_inprocess_hold()): it is
@@ -30,6 +30,31 @@
 static size_t copy_align(size_t n)
 {
 	return (n + COPY_ALIGN - 1) & ~(size_t)(COPY_ALIGN - 1);
+}
+
+/*
+ * Whether the engine writes every byte of a CAPTURE frame (compose's
+ * outside too, with the background): each line as long as its samples,
+ * and each memory plane its colour planes' lines, nothing more.
+ */
+static bool written_whole(const struct vhqv_q_data *q)
+{
+	const struct hqv_format *fmt = q->fmt;
+	uint64_t bytes[VIDEO_MAX_PLANES] = { 0 };
+	unsigned int p;
+
+	for (p = 0; p < fmt->num_planes; p++) {
+		uint32_t line = hqv_plane_line_bytes(fmt, p, q->width);
+
+		if (q->bytesperline[p] != line)
+			return false;
+		bytes[fmt->mem_planes == 1 ? 0 : p] +=
+			(uint64_t)line * hqv_plane_lines(fmt, p, q->height);
+	}
+	for (p = 0; p < fmt->mem_planes; p++)
+		if (q->sizeimage[p] != bytes[p])
+			return false;
+	return true;
 }
 
 bool ip_job_planes(struct ip_ctx *ctx, unsigned int queue,
@@ -61,6 +86,7 @@ bool ip_job_planes(struct ip_ctx *ctx, unsigned int queue,
 		size[p] = c->len[p];
 	}
 	c->planes = buf->num_planes;
+	c->read_in = queue == VHQV_SRC || !written_whole(q);
 	return true;
 }
 
@@ -91,6 +117,8 @@ bool ip_job_copy(struct ip_ctx *ctx, unsigned int queue,
 	const struct ip_copy *c = &ctx->copy[queue];
 	unsigned int p;
 
+	if (!out && !c->read_in)
+		return true;
 	for (p = 0; p < c->planes; p++)
 		if (!copy_user((uint8_t *)c->mem + c->offset[p],
 			       buf->planes[p].addr, c->len[p], out))

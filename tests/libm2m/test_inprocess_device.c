@@ -747,3 +747,53 @@ Test(device, userptr_capture_unmapped_while_queued_fails_the_frame)
 {
 	userptr_unmapped_while_queued(CAP);
 }
+
+/*
+ * A USERPTR CAPTURE frame with padded lines: the job, which works on a
+ * copy of the memory (userptr.c), leaves the padding as the application
+ * had it, as the engine does in place.
+ */
+Test(device, userptr_capture_keeps_line_padding)
+{
+	int fd = dev_open(O_NONBLOCK);
+	uint32_t pitch = W * 2 + 32, size = pitch * H, y, i;
+	struct v4l2_format f = { .type = CAP };
+	uint8_t *in, *out;
+	struct buf x;
+
+	set_fmt(fd, OUT, V4L2_PIX_FMT_YUYV);
+	f.fmt.pix_mp.width = W;
+	f.fmt.pix_mp.height = H;
+	f.fmt.pix_mp.pixelformat = V4L2_PIX_FMT_YUYV;
+	f.fmt.pix_mp.num_planes = 1;
+	f.fmt.pix_mp.plane_fmt[0].bytesperline = pitch;
+	cr_assert_eq(xioctl(fd, VIDIOC_S_FMT, &f), 0);
+	cr_assert_eq(f.fmt.pix_mp.plane_fmt[0].sizeimage, size);
+	reqbufs(fd, OUT, V4L2_MEMORY_USERPTR, 1);
+	reqbufs(fd, CAP, V4L2_MEMORY_USERPTR, 1);
+	in = aligned_alloc(4096, 4 * 4096);
+	out = aligned_alloc(4096, 4 * 4096);
+	cr_assert(in && out);
+	for (i = 0; i < SIZE; i++)
+		in[i] = i * 7;
+	memset(out, 0xa5, size);
+	cr_assert_eq(qbuf_memory(fd, OUT, V4L2_MEMORY_USERPTR, in, -1), 0);
+	buf_init(&x, CAP, V4L2_MEMORY_USERPTR, 0);
+	x.plane.m.userptr = (unsigned long)out;
+	x.plane.length = size;
+	cr_assert_eq(xioctl(fd, VIDIOC_QBUF, &x.b), 0);
+	streamon(fd, OUT);
+	streamon(fd, CAP);
+	dqbuf_userptr(fd, CAP, &x);
+	cr_assert_eq(x.b.flags & V4L2_BUF_FLAG_ERROR, 0);
+	for (y = 0; y < H; y++) {
+		cr_assert_eq(memcmp(out + y * pitch, in + y * W * 2, W * 2), 0,
+			     "line %u", y);
+		for (i = W * 2; i < pitch; i++)
+			cr_assert_eq(out[y * pitch + i], 0xa5, "line %u byte %u",
+				     y, i);
+	}
+	t->close(fd);
+	free(in);
+	free(out);
+}
