@@ -44,16 +44,25 @@ static int dev_open(int flags)
 	return fd;
 }
 
-static void set_fmt(int fd, uint32_t type, uint32_t fourcc)
+/* A one-plane format, its pitch asked for (0: the shortest); size expected. */
+static void set_fmt_layout(int fd, uint32_t type, uint32_t fourcc,
+			   uint32_t width, uint32_t height, uint32_t pitch,
+			   uint32_t size)
 {
 	struct v4l2_format f = { .type = type };
 
-	f.fmt.pix_mp.width = W;
-	f.fmt.pix_mp.height = H;
+	f.fmt.pix_mp.width = width;
+	f.fmt.pix_mp.height = height;
 	f.fmt.pix_mp.pixelformat = fourcc;
 	f.fmt.pix_mp.num_planes = 1;
+	f.fmt.pix_mp.plane_fmt[0].bytesperline = pitch;
 	cr_assert_eq(xioctl(fd, VIDIOC_S_FMT, &f), 0);
-	cr_assert_eq(f.fmt.pix_mp.plane_fmt[0].sizeimage, SIZE);
+	cr_assert_eq(f.fmt.pix_mp.plane_fmt[0].sizeimage, size);
+}
+
+static void set_fmt(int fd, uint32_t type, uint32_t fourcc)
+{
+	set_fmt_layout(fd, type, fourcc, W, H, 0, SIZE);
 }
 
 static void reqbufs(int fd, uint32_t type, uint32_t memory, uint32_t count)
@@ -111,14 +120,20 @@ static void qbuf_mmap(int fd, uint32_t type, uint32_t index)
 	cr_assert_eq(xioctl(fd, VIDIOC_QBUF, &x.b), 0);
 }
 
-static void dqbuf_wait(int fd, uint32_t type, struct buf *x)
+static void dqbuf_memory(int fd, uint32_t type, uint32_t memory,
+			 struct buf *x)
 {
 	short revents;
 
 	cr_assert_eq(t->poll(fd, type == OUT ? POLLOUT : POLLIN, &revents,
 			     10000), 1, "no buffer in 10 s");
-	cr_assert_eq(xioctl(fd, VIDIOC_DQBUF,
-			    buf_init(x, type, V4L2_MEMORY_MMAP, 0)), 0);
+	cr_assert_eq(xioctl(fd, VIDIOC_DQBUF, buf_init(x, type, memory, 0)),
+		     0);
+}
+
+static void dqbuf_wait(int fd, uint32_t type, struct buf *x)
+{
+	dqbuf_memory(fd, type, V4L2_MEMORY_MMAP, x);
 }
 
 Test(device, querycap_names_vhqv_in_process)
@@ -606,19 +621,6 @@ Test(device, handles_in_threads_are_independent)
 #define BIG_SIZE (BIG_W * BIG_H * 2)
 #define BIG_BUFFERS 4
 
-/* A frame large enough to be split across threads (engine/hqv.h). */
-static void set_big_fmt(int fd, uint32_t type, uint32_t fourcc)
-{
-	struct v4l2_format f = { .type = type };
-
-	f.fmt.pix_mp.width = BIG_W;
-	f.fmt.pix_mp.height = BIG_H;
-	f.fmt.pix_mp.pixelformat = fourcc;
-	f.fmt.pix_mp.num_planes = 1;
-	cr_assert_eq(xioctl(fd, VIDIOC_S_FMT, &f), 0);
-	cr_assert_eq(f.fmt.pix_mp.plane_fmt[0].sizeimage, BIG_SIZE);
-}
-
 /*
  * The band pool replaced (m2m_inprocess_threads()) while the worker runs
  * jobs on it: the replacement waits for the running job, under the
@@ -631,8 +633,9 @@ Test(device, threads_change_while_jobs_run)
 	unsigned int i, round, wrong;
 	struct buf x;
 
-	set_big_fmt(fd, OUT, V4L2_PIX_FMT_YUYV);
-	set_big_fmt(fd, CAP, V4L2_PIX_FMT_UYVY);
+	/* Large enough to be split across threads (engine/hqv.h). */
+	set_fmt_layout(fd, OUT, V4L2_PIX_FMT_YUYV, BIG_W, BIG_H, 0, BIG_SIZE);
+	set_fmt_layout(fd, CAP, V4L2_PIX_FMT_UYVY, BIG_W, BIG_H, 0, BIG_SIZE);
 	reqbufs(fd, OUT, V4L2_MEMORY_MMAP, BIG_BUFFERS);
 	reqbufs(fd, CAP, V4L2_MEMORY_MMAP, BIG_BUFFERS);
 	for (i = 0; i < BIG_BUFFERS; i++) {
@@ -675,16 +678,6 @@ Test(device, threads_change_while_jobs_run)
 	t->close(fd);
 }
 
-static void dqbuf_userptr(int fd, uint32_t type, struct buf *x)
-{
-	short revents;
-
-	cr_assert_eq(t->poll(fd, type == OUT ? POLLOUT : POLLIN, &revents,
-			     10000), 1, "no buffer in 10 s");
-	cr_assert_eq(xioctl(fd, VIDIOC_DQBUF,
-			    buf_init(x, type, V4L2_MEMORY_USERPTR, 0)), 0);
-}
-
 /*
  * USERPTR memory unmapped while its buffer is queued, which vb2 would
  * have pinned: the job fails that frame (ERROR on both buffers, no
@@ -715,10 +708,10 @@ static void userptr_unmapped_while_queued(uint32_t unmapped)
 	cr_assert_eq(munmap(mem[i], len), 0);
 	streamon(fd, OUT);
 	streamon(fd, CAP);
-	dqbuf_userptr(fd, CAP, &x);
+	dqbuf_memory(fd, CAP, V4L2_MEMORY_USERPTR, &x);
 	cr_assert_eq(x.b.flags & V4L2_BUF_FLAG_ERROR, V4L2_BUF_FLAG_ERROR);
 	cr_assert_eq(x.plane.bytesused, 0);
-	dqbuf_userptr(fd, OUT, &x);
+	dqbuf_memory(fd, OUT, V4L2_MEMORY_USERPTR, &x);
 	cr_assert_eq(x.b.flags & V4L2_BUF_FLAG_ERROR, V4L2_BUF_FLAG_ERROR);
 
 	mem[i] = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -728,7 +721,7 @@ static void userptr_unmapped_while_queued(uint32_t unmapped)
 		mem[0][i] = i * 7;
 	cr_assert_eq(qbuf_memory(fd, OUT, V4L2_MEMORY_USERPTR, mem[0], -1), 0);
 	cr_assert_eq(qbuf_memory(fd, CAP, V4L2_MEMORY_USERPTR, mem[1], -1), 0);
-	dqbuf_userptr(fd, CAP, &x);
+	dqbuf_memory(fd, CAP, V4L2_MEMORY_USERPTR, &x);
 	cr_assert_eq(x.b.flags & V4L2_BUF_FLAG_ERROR, 0);
 	cr_assert_eq(x.plane.bytesused, SIZE);
 	for (i = 0; i < SIZE; i++)
@@ -757,18 +750,11 @@ Test(device, userptr_capture_keeps_line_padding)
 {
 	int fd = dev_open(O_NONBLOCK);
 	uint32_t pitch = W * 2 + 32, size = pitch * H, y, i;
-	struct v4l2_format f = { .type = CAP };
 	uint8_t *in, *out;
 	struct buf x;
 
 	set_fmt(fd, OUT, V4L2_PIX_FMT_YUYV);
-	f.fmt.pix_mp.width = W;
-	f.fmt.pix_mp.height = H;
-	f.fmt.pix_mp.pixelformat = V4L2_PIX_FMT_YUYV;
-	f.fmt.pix_mp.num_planes = 1;
-	f.fmt.pix_mp.plane_fmt[0].bytesperline = pitch;
-	cr_assert_eq(xioctl(fd, VIDIOC_S_FMT, &f), 0);
-	cr_assert_eq(f.fmt.pix_mp.plane_fmt[0].sizeimage, size);
+	set_fmt_layout(fd, CAP, V4L2_PIX_FMT_YUYV, W, H, pitch, size);
 	reqbufs(fd, OUT, V4L2_MEMORY_USERPTR, 1);
 	reqbufs(fd, CAP, V4L2_MEMORY_USERPTR, 1);
 	in = aligned_alloc(4096, 4 * 4096);
@@ -784,7 +770,7 @@ Test(device, userptr_capture_keeps_line_padding)
 	cr_assert_eq(xioctl(fd, VIDIOC_QBUF, &x.b), 0);
 	streamon(fd, OUT);
 	streamon(fd, CAP);
-	dqbuf_userptr(fd, CAP, &x);
+	dqbuf_memory(fd, CAP, V4L2_MEMORY_USERPTR, &x);
 	cr_assert_eq(x.b.flags & V4L2_BUF_FLAG_ERROR, 0);
 	for (y = 0; y < H; y++) {
 		cr_assert_eq(memcmp(out + y * pitch, in + y * W * 2, W * 2), 0,
