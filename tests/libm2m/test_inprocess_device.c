@@ -678,20 +678,43 @@ Test(device, threads_change_while_jobs_run)
 	t->close(fd);
 }
 
+/* Queue buffer 0 of type at addr (a USERPTR one, of SIZE bytes). */
+static void qbuf_userptr(int fd, uint32_t type, void *addr)
+{
+	cr_assert_eq(qbuf_memory(fd, type, V4L2_MEMORY_USERPTR, addr, -1), 0);
+}
+
+/* Both buffers back from a frame made (YUYV to UYVY swaps byte pairs). */
+static void userptr_frame_made(int fd, const uint8_t *in, const uint8_t *out)
+{
+	struct buf x;
+	unsigned int i;
+
+	dqbuf_memory(fd, CAP, V4L2_MEMORY_USERPTR, &x);
+	cr_assert_eq(x.b.flags & V4L2_BUF_FLAG_ERROR, 0);
+	cr_assert_eq(x.plane.bytesused, SIZE);
+	for (i = 0; i < SIZE; i++)
+		cr_assert_eq(out[i], in[i ^ 1], "byte %u", i);
+	dqbuf_memory(fd, OUT, V4L2_MEMORY_USERPTR, &x);
+	cr_assert_eq(x.b.flags & V4L2_BUF_FLAG_ERROR, 0);
+}
+
 /*
  * USERPTR memory unmapped while its buffer is queued, which vb2 would
  * have pinned: the job fails that frame (ERROR on both buffers, no
  * payload) instead of faulting, and the next frame, on memory that is
- * there, is made (YUYV to UYVY swaps each byte pair). Before, the job's
- * read or write killed the process (Criterion: CRASH).
+ * there, is made. Before, the job's read or write killed the process
+ * (Criterion: CRASH). A frame made first leaves the job nothing to
+ * allocate, so that nothing is mapped where the memory was.
  */
 static void userptr_unmapped_while_queued(uint32_t unmapped)
 {
 	int fd = dev_open(O_NONBLOCK);
 	size_t len = (SIZE + 4095) & ~4095ul;
+	uint32_t other = unmapped == OUT ? CAP : OUT;
+	unsigned int gone = unmapped == OUT ? 0 : 1, i;
 	uint8_t *mem[2];
 	struct buf x;
-	unsigned int i;
 
 	set_fmt(fd, OUT, V4L2_PIX_FMT_YUYV);
 	set_fmt(fd, CAP, V4L2_PIX_FMT_UYVY);
@@ -702,30 +725,32 @@ static void userptr_unmapped_while_queued(uint32_t unmapped)
 			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		cr_assert_neq(mem[i], MAP_FAILED);
 	}
-	cr_assert_eq(qbuf_memory(fd, OUT, V4L2_MEMORY_USERPTR, mem[0], -1), 0);
-	cr_assert_eq(qbuf_memory(fd, CAP, V4L2_MEMORY_USERPTR, mem[1], -1), 0);
-	i = unmapped == OUT ? 0 : 1;
-	cr_assert_eq(munmap(mem[i], len), 0);
+	for (i = 0; i < SIZE; i++)
+		mem[0][i] = i * 7;
 	streamon(fd, OUT);
 	streamon(fd, CAP);
+	qbuf_userptr(fd, OUT, mem[0]);
+	qbuf_userptr(fd, CAP, mem[1]);
+	userptr_frame_made(fd, mem[0], mem[1]);
+
+	/* Unmapped before the other buffer makes the job ready. */
+	qbuf_userptr(fd, unmapped, mem[gone]);
+	cr_assert_eq(munmap(mem[gone], len), 0);
+	qbuf_userptr(fd, other, mem[!gone]);
 	dqbuf_memory(fd, CAP, V4L2_MEMORY_USERPTR, &x);
 	cr_assert_eq(x.b.flags & V4L2_BUF_FLAG_ERROR, V4L2_BUF_FLAG_ERROR);
 	cr_assert_eq(x.plane.bytesused, 0);
 	dqbuf_memory(fd, OUT, V4L2_MEMORY_USERPTR, &x);
 	cr_assert_eq(x.b.flags & V4L2_BUF_FLAG_ERROR, V4L2_BUF_FLAG_ERROR);
 
-	mem[i] = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	cr_assert_neq(mem[i], MAP_FAILED);
+	mem[gone] = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	cr_assert_neq(mem[gone], MAP_FAILED);
 	for (i = 0; i < SIZE; i++)
-		mem[0][i] = i * 7;
-	cr_assert_eq(qbuf_memory(fd, OUT, V4L2_MEMORY_USERPTR, mem[0], -1), 0);
-	cr_assert_eq(qbuf_memory(fd, CAP, V4L2_MEMORY_USERPTR, mem[1], -1), 0);
-	dqbuf_memory(fd, CAP, V4L2_MEMORY_USERPTR, &x);
-	cr_assert_eq(x.b.flags & V4L2_BUF_FLAG_ERROR, 0);
-	cr_assert_eq(x.plane.bytesused, SIZE);
-	for (i = 0; i < SIZE; i++)
-		cr_assert_eq(mem[1][i], mem[0][i ^ 1], "byte %u", i);
+		mem[0][i] = i * 3;
+	qbuf_userptr(fd, OUT, mem[0]);
+	qbuf_userptr(fd, CAP, mem[1]);
+	userptr_frame_made(fd, mem[0], mem[1]);
 	t->close(fd);
 	munmap(mem[0], len);
 	munmap(mem[1], len);
