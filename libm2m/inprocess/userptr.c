@@ -75,8 +75,9 @@ bool ip_job_planes(struct ip_ctx *ctx, unsigned int queue,
 	/* What the engine touches: a frame, after OUTPUT's data_offset. */
 	for (p = 0; p < buf->num_planes; p++) {
 		c->offset[p] = total;
-		c->len[p] = q->sizeimage[p] +
-			    (queue == VHQV_SRC ? buf->planes[p].data_offset : 0);
+		c->len[p] = q->sizeimage[p];
+		if (queue == VHQV_SRC)
+			c->len[p] += buf->planes[p].data_offset;
 		total += copy_align(c->len[p]);
 	}
 	if (!ip_reserve(&c->mem, &c->size, total))

@@ -801,8 +801,8 @@ Test(device, userptr_capture_keeps_line_padding)
 		cr_assert_eq(memcmp(out + y * pitch, in + y * W * 2, W * 2), 0,
 			     "line %u", y);
 		for (i = W * 2; i < pitch; i++)
-			cr_assert_eq(out[y * pitch + i], 0xa5, "line %u byte %u",
-				     y, i);
+			cr_assert_eq(out[y * pitch + i], 0xa5,
+				     "line %u byte %u", y, i);
 	}
 	t->close(fd);
 	free(in);
