@@ -138,10 +138,13 @@ def test_capi_send_raw_takes_lists_and_arrays_to_the_call(timings):
 
 
 @pytest.mark.parametrize("timings, exc, match", [
-    ([9000, 4500.0, 560], TypeError, r"durations\[1\] is 4500.0 \(float\), not an integer"),
-    ([9000, -1, 560], ValueError, r"durations\[1\] is -1, not a duration"),
-    ([2 ** 32], ValueError, r"durations\[0\] is 4294967296"),
-    (5, TypeError, "sequence of integers or a numpy uint32 array"),
+    # Before issue 25: Python's TypeError and ValueError, not m2m's.
+    ([9000, 4500.0, 560], m2m.WrongType,
+     r"m2m_ir_send_raw: durations\[1\] is 4500.0 \(float\), not an integer"),
+    ([9000, -1, 560], m2m.InvalidArgument, r"durations\[1\] is -1, not a duration"),
+    ([2 ** 32], m2m.InvalidArgument, r"durations\[0\] is 4294967296"),
+    (5, m2m.WrongType, r"durations takes a sequence of integers or a numpy uint32 array, "
+     r"not 5 \(int\)"),
 ])
 def test_capi_send_raw_names_a_bad_item(timings, exc, match):
     with pytest.raises(exc, match=match):

@@ -106,6 +106,51 @@ def test_capi_raises_the_errno_class_with_m2m_last_error():
     assert info.value.strerror == m2m.capi.m2m_last_error()
 
 
+def read_only(array):
+    array.flags.writeable = False
+    return array
+
+
+@pytest.mark.parametrize("dst, src", [(np.zeros(16, np.uint8), b"0123456789abcdef"),
+                                      (bytearray(16), np.zeros((4, 4), np.uint8)),
+                                      (memoryview(bytearray(16)), bytearray(16))],
+                         ids=["array, bytes", "bytearray, array", "memoryview, bytearray"])
+def test_capi_convert_takes_contiguous_buffers_to_the_call(dst, src):
+    # No handle: the call itself answers, so the frames got through.
+    with pytest.raises(m2m.InvalidArgument, match="m2m_convert: device handle is NULL"):
+        capi.m2m_convert(None, dst, src)
+
+
+@pytest.mark.parametrize("dst, src, error, message", [
+    # Issue 25: SWIG's TypeError ("in method 'm2m_convert', argument 2 of
+    # type '(void *dst, size_t dst_size)'") for a read-only result.
+    (read_only(np.zeros(16, np.uint8)), bytes(16), m2m.InvalidArgument,
+     r"m2m_convert: dst is read-only \(a numpy.ndarray\): the result is written into it"),
+    (b"0123456789abcdef", bytes(16), m2m.InvalidArgument, r"dst is read-only \(a bytes\)"),
+    (np.zeros(32, np.uint8)[::2], bytes(16), m2m.InvalidArgument,
+     r"dst is not C-contiguous \(a numpy.ndarray\): numpy.ascontiguousarray\(\)"),
+    (bytearray(16), np.zeros((4, 8), np.uint8)[:, ::2], m2m.InvalidArgument,
+     "src is not C-contiguous"),
+    ("out", bytes(16), m2m.WrongType, r"dst takes a C-contiguous buffer .*, not 'out' \(str\)"),
+    (bytearray(16), [1, 2], m2m.WrongType, r"src takes a C-contiguous buffer .*\(list\)"),
+], ids=["read-only array", "bytes", "strided dst", "strided src", "str", "list"])
+def test_capi_convert_names_a_frame_it_cannot_take(dst, src, error, message):
+    with pytest.raises(error, match=message):
+        capi.m2m_convert(None, dst, src)
+
+
+@pytest.mark.parametrize("room, error, message", [
+    # Before: Python's OverflowError and TypeError, naming nothing.
+    (-1, m2m.InvalidArgument, "m2m_ir_encode: max takes room for 0 to 1048576 timings, not -1"),
+    (2 ** 21, m2m.InvalidArgument, "max takes room for 0 to 1048576 timings, not 2097152"),
+    ("64", m2m.WrongType, r"max takes the number of timings .*, not '64' \(str\)"),
+    (True, m2m.WrongType, r"not True \(bool\)"),
+])
+def test_capi_encode_names_a_bad_room(room, error, message):
+    with pytest.raises(error, match=message):
+        capi.m2m_ir_encode(room, capi.m2m_ir_protocol_from_name("rc-5"), 0x1e05)
+
+
 def test_the_log_callback_receives_the_library_messages():
     seen = []
     m2m.capi.m2m_py_set_log_callback(lambda level, msg: seen.append((level, msg)),
