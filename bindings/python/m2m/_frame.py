@@ -239,10 +239,29 @@ class Frame:
         return PlanePictures(self)
 
     @classmethod
-    def _of(cls, planes, name, fmt, names=None, buffer=None, index=None):
-        """A frame of a format a device gave, tagged with its colour."""
-        return cls(planes, name, fmt.width, fmt.height, names, buffer=buffer, index=index,
-                   matrix=matrix_of(fmt), range=range_of(fmt))
+    def _of(cls, planes, name, fmt, buffer=None, index=None):
+        """A frame of a format a device gave, tagged with its colour. Its
+        planes are views laid out by that format (plane_views()), so they
+        are not checked again."""
+        frame = cls.__new__(cls)
+        frame.planes = tuple(planes)
+        frame.format = name
+        frame.width, frame.height = fmt.width, fmt.height
+        frame.names = plane_names(name)
+        frame._buffer = buffer
+        frame.index = index
+        frame.matrix, frame.range = matrix_of(fmt), range_of(fmt)
+        return frame
+
+    def _with(self, planes):
+        """A frame like this one (format, size, colour) of other planes of
+        the same layout: each result of a conversion set up once."""
+        frame = Frame.__new__(Frame)
+        frame.planes = planes
+        frame.format, frame.width, frame.height = self.format, self.width, self.height
+        frame.names, frame.matrix, frame.range = self.names, self.matrix, self.range
+        frame._buffer = frame.index = None
+        return frame
 
     def __repr__(self) -> str:
         shapes = ", ".join(f"{n} {p.shape}" for n, p in zip(self.names, self.planes))

@@ -19,7 +19,7 @@ import sys
 
 from . import capi
 from ._errors import DeviceBusy
-from ._formats import plane_layouts, plane_names, plane_views
+from ._formats import plane_layouts, plane_views
 from ._frame import Frame
 
 _QUEUE_NAMES = {capi.M2M_QUEUE_OUTPUT: "OUTPUT", capi.M2M_QUEUE_CAPTURE: "CAPTURE"}
@@ -58,7 +58,6 @@ class QueueMemory:
     def _build(handle, queue, fmt):
         layouts = plane_layouts(fmt)
         name = capi.m2m_fourcc_to_name(fmt.fourcc)
-        names = plane_names(name)
         buffers, frames, tracked = [], [], []
         for index in range(capi.m2m_buffer_count(handle.ptr, queue)):
             buf = capi.m2m_get_buffer(handle.ptr, queue, index)
@@ -68,8 +67,8 @@ class QueueMemory:
                 array = (ctypes.c_uint8 * buf.length[plane]).from_address(address)
                 array._m2m_owner = handle
                 memory.append(array)
-            frame = Frame._of(plane_views(fmt, memory, layouts), name, fmt, names,
-                              buffer=buf, index=index)
+            frame = Frame._of(plane_views(fmt, memory, layouts), name, fmt, buffer=buf,
+                              index=index)
             buffers.append(buf)
             frames.append(frame)
             tracked += [frame, *frame.planes, *memory]

@@ -123,7 +123,7 @@ class Device:
         self._nonblock = _args.boolean(nonblock, "nonblock")
         syscalls = _args.boolean(syscalls, "syscalls")
         self._memory = {OUTPUT: None, CAPTURE: None}
-        self._convert_key: Optional[Job] = None
+        self._convert_setup: Optional[_ConvertSetup] = None
         opts = capi.m2m_open_options()
         opts.version = capi.M2M_OPEN_OPTIONS_VERSION
         opts.flags = (capi.M2M_OPEN_NONBLOCK if nonblock else 0) | \
@@ -249,11 +249,11 @@ class Device:
                 memory.refuse_in_use(self.path, "an earlier session")
             capi.m2m_free_buffers(h.ptr, queue)
             self._memory[queue] = None
-        self._convert_key = None
+        self._convert_setup = None
 
     def _before_control(self, control):
         """A control is about to change through dev.controls."""
-        if self._session is None and self._convert_key is not None:
+        if self._session is None and self._convert_setup is not None:
             # convert() skips setting up when its arguments repeat. A
             # control set meanwhile may be one a call sets (which the next
             # call must set to its own argument again), or ROTATE, which
@@ -473,58 +473,21 @@ class Device:
                 turned = dev.convert(yuyv, "YUYV", to="RGB24", rotate=90)
                 frame = dev.convert(woven, "YUYV", deinterlace="blend")
         """
+        plan, planes = _planned(frame, (fmt, to, size, crop, compose, fit, background, rotate,
+                                        hflip, vflip, deinterlace, field, scaler, matrix,
+                                        range, to_matrix, to_range, src_size))
         h = self._h()
         if self._session is not None:
             raise DeviceBusy(16, f"a streaming session is open on {self.path}: "
                              "close it before convert()")
-        args = (fmt, to, size, crop, compose, fit, background, rotate, hflip, vflip,
-                deinterlace, field, scaler, matrix, range, to_matrix, to_range, src_size)
-        key = _plan_key(frame, args)
-        try:
-            plan = _PLANS.get(key)
-        except TypeError:               # an argument that does not hash
-            key = plan = None
-        if plan is None:
-            plan, planes = _plan(frame, *args)
-            if key is not None:
-                if len(_PLANS) >= _MAX_PLANS:
-                    _PLANS.clear()
-                _PLANS[key] = plan
-        else:
-            planes = (frame,)
-
-        if plan.job is not self._convert_key and plan.job != self._convert_key:
+        setup = self._convert_setup
+        if setup is None or (plan.job is not setup.job and plan.job != setup.job):
             self._release_buffers()
-            out, cap = self._configure(plan.job)
-            layouts = plane_layouts(cap)
-            names = plane_names(capi.m2m_fourcc_to_name(cap.fourcc))
-            # One plane in one memory plane: the result is one view of it.
-            view = view_geometry(layouts[0]) if len(layouts) == 1 else None
-            self._convert_formats = (out, cap, layouts, names,
-                                     capi.m2m_format_frame_size(cap),
-                                     tuple(out.plane_size) == tuple(plan.wanted.plane_size),
-                                     view)
-            self._convert_key = plan.job
-        out, cap, layouts, names, result_size, same_planes, view = self._convert_formats
-
-        if plan.contiguous and same_planes:
-            source = planes[0]
-        else:
-            source = np.empty(capi.m2m_format_frame_size(out), np.uint8)
-            for dst, src_plane in zip(plane_views(out, _split(source, out)), planes):
-                np.copyto(dst, src_plane)
-
-        result = np.empty(result_size, np.uint8)
-        capi.m2m_convert(h.ptr, result, source)
-        if view is not None:
-            shape, dtype, strides = view
-            return np.ndarray(shape, dtype, buffer=result, offset=layouts[0].offset,
-                              strides=strides)
-        views = plane_views(cap, _split(result, cap), layouts)
-        if len(views) == 1:
-            return views[0]
-        return Frame._of(views, names[0] if len(names) == 1 else format_name(cap.fourcc),
-                         cap, names)
+            setup = self._convert_setup = _ConvertSetup(plan, *self._configure(plan.job))
+        source = planes[0] if plan.contiguous and setup.same_planes else setup.source(planes)
+        result = np.empty(setup.result_size, np.uint8)
+        _convert(h.ptr, result, source)
+        return setup.result(result)
 
     # ------------------------------------------------------------------
     # Streaming
@@ -600,6 +563,60 @@ def _split(raw, fmt):
     return pieces
 
 
+# The C function itself, not SWIG's Python wrapper around it: one Python
+# call less on convert()'s path.
+_convert = capi._capi.m2m_convert
+
+
+class _ConvertSetup:
+    """What convert() set the device up for, kept while calls repeat its
+    job: the formats the device took, and the geometry of a result's
+    planes in the flat memory m2m_convert() fills, so that each call only
+    makes the views."""
+
+    __slots__ = ("job", "same_planes", "result_size", "_out", "_views", "_frame")
+
+    def __init__(self, plan, out, cap):
+        self.job = plan.job
+        self._out = out
+        #: The source's planes, as convert() checked them, are the memory
+        #: planes the device takes: a contiguous array goes in as it is.
+        self.same_planes = tuple(out.plane_size) == tuple(plan.wanted.plane_size)
+        self.result_size = capi.m2m_format_frame_size(cap)
+        starts = [sum(cap.plane_size[:p]) for p in range(cap.num_planes)]
+        layouts = plane_layouts(cap)
+        self._views = tuple(_view_of(pl, starts[pl.memory_plane] + pl.offset) for pl in layouts)
+        # A format of several colour planes comes back as a Frame.
+        self._frame = None if len(layouts) == 1 else Frame._of(
+            [np.empty(0, np.uint8)] * len(layouts), format_name(cap.fourcc), cap)
+
+    def source(self, planes):
+        """The source's planes copied into one buffer laid out as the
+        device's OUTPUT format (padded lines, several memory planes)."""
+        source = np.empty(capi.m2m_format_frame_size(self._out), np.uint8)
+        for dst, src_plane in zip(plane_views(self._out, _split(source, self._out)), planes):
+            np.copyto(dst, src_plane)
+        return source
+
+    def result(self, raw):
+        """The result in raw, as convert() gives it: the one plane's view,
+        or a Frame of them."""
+        if self._frame is None:
+            return self._views[0](raw)
+        return self._frame._with(tuple(view(raw) for view in self._views))
+
+
+def _view_of(pl, offset):
+    """A function making the view of a plane laid out as pl, at offset in
+    a flat uint8 buffer: a slice reshaped when its lines are packed (half
+    the time of a strided view, which the others take)."""
+    shape, dtype, strides = view_geometry(pl)
+    if pl.sample_bytes != 1 or pl.bytesperline != pl.width * pl.channels:
+        return lambda raw: np.ndarray(shape, dtype, buffer=raw, offset=offset, strides=strides)
+    part = slice(offset, offset + pl.bytesperline * pl.height)
+    return lambda raw: raw[part].reshape(shape)
+
+
 @dataclass(frozen=True)
 class _Plan:
     """What convert() worked out from its arguments and its source's
@@ -632,6 +649,25 @@ def _plan_key(frame, args):
         if type(args[i]) is tuple:  # pylint: disable=unidiomatic-typecheck
             key += (i, tuple(map(type, args[i])))
     return key
+
+
+def _planned(frame, args):
+    """convert()'s plan for a source and its arguments (in convert()'s
+    order), from _PLANS when the call repeats an earlier one: (_Plan, the
+    source's planes)."""
+    key = _plan_key(frame, args)
+    try:
+        plan = _PLANS.get(key)
+    except TypeError:               # an argument that does not hash
+        key = plan = None
+    if plan is not None:
+        return plan, (frame,)
+    plan, planes = _plan(frame, *args)
+    if key is not None:
+        if len(_PLANS) >= _MAX_PLANS:
+            _PLANS.clear()
+        _PLANS[key] = plan
+    return plan, planes
 
 
 def _plan(frame, fmt, to, size, crop, compose, fit, background, rotate, hflip, vflip,
