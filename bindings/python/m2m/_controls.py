@@ -140,24 +140,31 @@ class Controls(MutableMapping):
         object.__setattr__(self, "_by_key", None)
 
     def _load(self):
-        if self._by_key is None:
-            h = self._device._h()
-            by_key = {}
-            for i in range(capi.m2m_control_count(h.ptr)):
-                info = capi.m2m_control_at(h.ptr, i)
-                menu = {}
-                if info.type in (capi.M2M_CONTROL_MENU, capi.M2M_CONTROL_INTEGER_MENU):
-                    for index in range(info.minimum, info.maximum + 1):
-                        try:
-                            item = capi.m2m_get_menu_item(h.ptr, info.id, index)
-                        except NotFound:
-                            continue
-                        menu[index] = item.name if info.type == capi.M2M_CONTROL_MENU \
-                            else item.value
-                control = Control(info, menu)
-                by_key[control.key] = control
-            object.__setattr__(self, "_by_key", by_key)
-        return self._by_key
+        """Every control's description by key, read once."""
+        by_key = self._by_key
+        if by_key is None:
+            with self._device._lock:
+                by_key = self._by_key or self._read()
+                object.__setattr__(self, "_by_key", by_key)
+        return by_key
+
+    def _read(self):
+        h = self._device._h()
+        by_key = {}
+        for i in range(capi.m2m_control_count(h.ptr)):
+            info = capi.m2m_control_at(h.ptr, i)
+            menu = {}
+            if info.type in (capi.M2M_CONTROL_MENU, capi.M2M_CONTROL_INTEGER_MENU):
+                for index in range(info.minimum, info.maximum + 1):
+                    try:
+                        item = capi.m2m_get_menu_item(h.ptr, info.id, index)
+                    except NotFound:
+                        continue
+                    menu[index] = item.name if info.type == capi.M2M_CONTROL_MENU \
+                        else item.value
+            control = Control(info, menu)
+            by_key[control.key] = control
+        return by_key
 
     def info(self, name: Union[str, int]) -> Control:
         """The :class:`Control` describing a control, by name or id.
@@ -182,15 +189,19 @@ class Controls(MutableMapping):
 
     def __getitem__(self, name):
         c = self.info(name)
-        return c.from_value(capi.m2m_get_control(self._device._h().ptr, c.id))
+        # Between calls of other threads: not a value a conversion set for
+        # itself (rotate, flips) while it ran.
+        with self._device._lock:
+            return c.from_value(capi.m2m_get_control(self._device._h().ptr, c.id))
 
     def __setitem__(self, name, value):
         c = self.info(name)
         raw = c.to_value(value)
         device = self._device
-        h = device._h()
-        device._before_control(c)
-        capi.m2m_set_control(h.ptr, c.id, raw)
+        with device._lock:
+            h = device._h()
+            device._before_control(c)
+            capi.m2m_set_control(h.ptr, c.id, raw)
 
     def __delitem__(self, name):
         raise NotSupported(95, "controls cannot be deleted; set the default: "

@@ -160,7 +160,8 @@ class Events:
         h = self._device._h()
 
         def take(ms):
-            if not capi.m2m_wait_for(h.ptr, capi.M2M_READY_EVENT, ms) & capi.M2M_READY_EVENT:
+            ready = capi.m2m_wait_for(self._device._open(h), capi.M2M_READY_EVENT, ms)
+            if not ready & capi.M2M_READY_EVENT:
                 return None
             try:
                 return self._event(capi.m2m_dequeue_event(h.ptr))

@@ -33,13 +33,13 @@ _display_lock = threading.Lock()
 def rgb(frame: Frame, device: Optional[Device]) -> np.ndarray[Any, np.dtype[np.uint8]]:
     """``frame`` as a full-range RGB24 array, converted by ``device``
     (None: this process's in-process device, opened on first use and
-    kept, one call at a time)."""
+    kept; threads share it as they share any Device)."""
     from .device import Device, open  # pylint: disable=redefined-builtin
     global _display  # pylint: disable=global-statement
     if device is None:
-        with _display_lock:
+        with _display_lock:         # opened once
             _display = _display or open("inprocess")
-            result = _display.convert(frame, to="RGB24", to_range="full")
+        result = _display.convert(frame, to="RGB24", to_range="full")
     elif isinstance(device, Device):
         result = device.convert(frame, to="RGB24", to_range="full")
     else:

@@ -2,6 +2,7 @@
 """Streaming sessions: frames in and out through mapped buffers."""
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Iterable, Iterator, Optional
 
 import numpy as np
@@ -52,9 +53,18 @@ class Session:
             out = s.dequeue()
             result = out.copy()
             s.release(out)
+
+    Threads: any thread may call a session's methods. Each result goes to
+    one :meth:`dequeue`, so one thread may queue frames while others
+    dequeue and release results; waits hold no lock. :meth:`process` is
+    a generator, which one thread at a time runs.
     """
 
     def __init__(self, device, job, *, buffers=4, capture_buffers=None):
+        with device._lock:
+            self._start(device, job, buffers, capture_buffers)
+
+    def _start(self, device, job, buffers, capture_buffers):
         if device._session is not None:
             raise DeviceBusy(16, f"{device.path} has a session open already")
         h = device._h()
@@ -82,7 +92,10 @@ class Session:
             raise
         self.input_format = self._inputs.format
         self.output_format = self._outputs.format
+        # The device's lock guards what follows, as it does the device.
+        self._lock = device._lock
         self._free = list(range(len(self._inputs.frames)))[::-1]
+        # Frames queued whose results have not been dequeued yet.
         self._pending = 0
         self._count = 0
         self._closed = False
@@ -111,18 +124,19 @@ class Session:
             s = dev.session("YUYV", (64, 48))
             s.close()
         """
-        if self._closed:
-            return
-        self._closed = True
-        self._device._session = None
-        if self._device._handle is not self._h:
-            return
-        capi.m2m_stream_off(self._ptr, OUTPUT)
-        capi.m2m_stream_off(self._ptr, CAPTURE)
-        try:
-            self._device._release_buffers()
-        except DeviceBusy:
-            pass   # frames still view the buffers: they stay mapped
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._device._session = None
+            if self._device._handle is not self._h:
+                return
+            capi.m2m_stream_off(self._ptr, OUTPUT)
+            capi.m2m_stream_off(self._ptr, CAPTURE)
+            try:
+                self._device._release_buffers()
+            except DeviceBusy:
+                pass   # frames still view the buffers: they stay mapped
 
     def _check(self):
         if self._closed:
@@ -148,20 +162,43 @@ class Session:
             inp.array[...] = picture
             s.queue(inp)
         """
-        self._check()
-        if self._free:
-            return self._inputs.frames[self._free.pop()]
-        return self._inputs.frames[self._take(OUTPUT, None)]
+        with self._lock:
+            self._check()
+            if self._free:
+                return self._inputs.frames[self._free.pop()]
+        return self._inputs.frames[self._take(OUTPUT, None, lambda index: index)]
 
-    def _take(self, queue, timeout):
-        """Dequeue a buffer of a queue, its index, once one is ready: in
-        slices (m2m._waiting), so that Ctrl-C gets through. A device opened
-        nonblock is not waited for without a timeout: WouldBlock."""
-        if timeout is not None or not self._device._nonblock:
-            ready = _READY[queue]
-            if not _waiting.wait(lambda ms: _wait_for(self._ptr, ready, ms) & ready, timeout):
-                raise Timeout(110, f"no frame from {self._device.path} in {timeout} s")
-        return _dequeue_index(self._ptr, queue)
+    def _take(self, queue, timeout, took):
+        """Dequeue a buffer of a queue once one is ready, and return
+        took(its index), run with the lock held (the buffer's bookkeeping).
+
+        The wait is in slices without the lock (m2m._waiting): other
+        threads queue meanwhile, Ctrl-C gets through, and closing the
+        session or the device ends it. The dequeue itself never waits: a
+        buffer another thread took first is waited for again. A device
+        opened nonblock is not waited for without a timeout: WouldBlock."""
+        ready = _READY[queue]
+        waits = timeout is not None or not self._device._nonblock
+        timeout = _args.seconds(timeout)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            if waits:
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                if not _waiting.wait(lambda ms: self._ready(ready, ms), left):
+                    raise Timeout(110, f"no frame from {self._device.path} in {timeout} s")
+            with self._lock:
+                self._check()
+                if not waits or _wait_for(self._ptr, ready, 0) & ready:
+                    return took(_dequeue_index(self._ptr, queue))
+
+    def _ready(self, ready, ms):
+        """One slice of a wait: the ready bits wanted, or an error once the
+        device or the session was closed (by another thread)."""
+        if self._closed:
+            with self._lock:        # a Device.close() closing it finishes
+                self._device._open(self._h)
+            raise InvalidArgument(22, "the session was closed while waiting")
+        return _wait_for(self._device._open(self._h), ready, ms) & ready
 
     def queue(self, frame: Source, *, timestamp_ns: Optional[int] = None) -> None:
         """Give the device a source frame: an input Frame of this session
@@ -183,19 +220,20 @@ class Session:
             planes = frame.planes if isinstance(frame, Frame) else \
                 frame if isinstance(frame, (tuple, list)) else (frame,)
             target = self.input_frame()
-            self._fill(target, planes)
+            self._fill(target, planes)      # the buffer is this call's alone
             index = target.index
-        self._count += 1
-        _queue_index(self._ptr, OUTPUT, index,
-                     self._count * 1000 if timestamp_ns is None else timestamp_ns)
-        self._pending += 1
+        with self._lock:
+            self._check()
+            self._count += 1
+            _queue_index(self._ptr, OUTPUT, index,
+                         self._count * 1000 if timestamp_ns is None else timestamp_ns)
+            self._pending += 1
 
     def _fill(self, target, planes):
-        if len(planes) != len(target.planes):
-            self._free.append(target.index)
-            raise InvalidArgument(22, f"{target.format} has {len(target.planes)} planes "
-                                  f"{target.names}, not {len(planes)}")
         try:
+            if len(planes) != len(target.planes):
+                raise InvalidArgument(22, f"{target.format} has {len(target.planes)} planes "
+                                      f"{target.names}, not {len(planes)}")
             for name, dst, src in zip(target.names, target.planes, planes):
                 what = f"the {name} plane of the {target.format} {target.width}x" \
                     f"{target.height} frame" if len(planes) > 1 else \
@@ -203,13 +241,16 @@ class Session:
                 check_plane(src, dst.shape, dst.dtype, what)
                 np.copyto(dst, src)
         except BaseException:
-            self._free.append(target.index)
+            with self._lock:
+                self._free.append(target.index)
             raise
 
     def dequeue(self, timeout: Optional[float] = None) -> Frame:
         """The next result: a Frame viewing a CAPTURE buffer, the caller's
         until :meth:`release`. Waits for it (up to ``timeout`` seconds;
-        None: for ever, Ctrl-C ending the wait).
+        None: for ever, Ctrl-C ending the wait). With nothing queued it
+        waits too, as ``queue.Queue.get()`` does, for a frame another
+        thread queues.
 
         A source change (vhqv: ``rotate`` turned between landscape and
         portrait mid-session) is answered here, as
@@ -228,18 +269,25 @@ class Session:
             print(out.sequence, out.timestamp_ns)
             s.release(out)
         """
-        self._check()
         while True:
-            if self._geometry_ended:
-                self._answer_source_change()
-            index = self._take(CAPTURE, timeout)
-            buf = self._outputs.buffers[index]
-            if not buf.flags & capi.M2M_BUFFER_LAST or self._draining:
-                break
+            with self._lock:
+                self._check()
+                if self._geometry_ended:
+                    self._answer_source_change()
+            frame = self._take(CAPTURE, timeout, self._result)
+            if frame is not None:
+                return frame
+
+    def _result(self, index):
+        """The Frame of a CAPTURE buffer just dequeued, or None for the
+        empty LAST buffer of a source change, which is no result: its
+        buffer is kept to queue again."""
+        buf = self._outputs.buffers[index]
+        if buf.flags & capi.M2M_BUFFER_LAST and not self._draining:
             self._geometry_ended = True
-            if any(buf.bytesused[:buf.num_planes]):
-                break
-            self._empty_last = index   # no result in it
+            if not any(buf.bytesused[:buf.num_planes]):
+                self._empty_last = index
+                return None
         self._pending -= 1
         return self._outputs.frames[index]
 
@@ -276,10 +324,11 @@ class Session:
             out = s.dequeue()
             s.release(out)
         """
-        if not self._outputs.owns(frame):
-            raise InvalidArgument(22, f"release() takes an output frame of this session, not "
-                                  f"{frame!r}")
-        _queue_index(self._ptr, CAPTURE, frame.index, 0)
+        with self._lock:
+            if not self._outputs.owns(frame):
+                raise InvalidArgument(22, f"release() takes an output frame of this session, "
+                                      f"not {frame!r}")
+            _queue_index(self._ptr, CAPTURE, frame.index, 0)
 
     def drain(self) -> None:
         """Ask the device to finish what is queued and flag the last
@@ -289,9 +338,10 @@ class Session:
 
             s.drain()
         """
-        self._check()
-        capi.m2m_drain(self._ptr)
-        self._draining = True
+        with self._lock:
+            self._check()
+            capi.m2m_drain(self._ptr)
+            self._draining = True
 
     def restart(self) -> None:
         """Resume after a drain.
@@ -300,9 +350,10 @@ class Session:
 
             s.restart()
         """
-        self._check()
-        capi.m2m_restart(self._ptr)
-        self._draining = False
+        with self._lock:
+            self._check()
+            capi.m2m_restart(self._ptr)
+            self._draining = False
 
     # ------------------------------------------------------------------
     # The loop

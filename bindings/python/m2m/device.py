@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional, Sequence, Tuple, Union
 
@@ -108,6 +109,11 @@ class Device:
     valid: they keep the memory (and the C device) alive until they are
     gone.
 
+    Threads may share a Device: each call is one step, as
+    ``m2m_convert()`` is in C, so a call's result is the one its own
+    arguments give whatever other threads do meanwhile (docs/python.md,
+    "Waiting, threads and Ctrl-C").
+
     Example::
 
         with m2m.open("auto") as dev:
@@ -122,6 +128,12 @@ class Device:
         _args.string(name, "name", "a node path, a driver name, \"inprocess\" or \"auto\"")
         self._nonblock = _args.boolean(nonblock, "nonblock")
         syscalls = _args.boolean(syscalls, "syscalls")
+        # A call on the device is several libm2m calls (a conversion sets
+        # controls, formats and rectangles, then converts; a session's
+        # bookkeeping follows each buffer), and libm2m serialises each of
+        # them, not the run. This lock makes every method of the Device,
+        # its controls and its session one step; waits never hold it.
+        self._lock = threading.RLock()
         self._memory = {OUTPUT: None, CAPTURE: None}
         self._convert_setup: Optional[_ConvertSetup] = None
         opts = capi.m2m_open_options()
@@ -144,19 +156,23 @@ class Device:
 
     def close(self) -> None:
         """Close the device: stop a session, then let go of the C device.
-        Its methods raise :class:`DeviceClosed` afterwards. Arrays still
-        viewing its buffers keep them mapped (and the C device open) until
-        they are gone, so they stay safe to use. Closing twice is harmless.
+        Its methods raise :class:`DeviceClosed` afterwards; a call another
+        thread is making finishes first, and its waits end with
+        DeviceClosed. Arrays still viewing its buffers keep them mapped
+        (and the C device open) until they are gone, so they stay safe to
+        use. Closing twice is harmless.
 
         Example::
 
             dev = m2m.open("inprocess")
             dev.close()
         """
-        if self._session is not None:
-            self._session.close()
-        self._memory = {OUTPUT: None, CAPTURE: None}
-        self._handle = None
+        with self._lock:
+            if self._session is not None:
+                self._session.close()
+            self._memory = {OUTPUT: None, CAPTURE: None}
+            self._convert_setup = None
+            self._handle = None
 
     @property
     def closed(self) -> bool:
@@ -180,6 +196,13 @@ class Device:
         if h is None:
             raise DeviceClosed(9, f"the device {self.path} is closed")
         return h
+
+    def _open(self, h):
+        """h's pointer, or DeviceClosed once the device was closed: what a
+        wait calls each slice, so that closing in another thread ends it."""
+        if self._handle is not h:
+            raise DeviceClosed(9, f"the device {self.path} was closed while waiting")
+        return h.ptr
 
     # ------------------------------------------------------------------
     # Waiting
@@ -206,7 +229,7 @@ class Device:
                 out = session.dequeue()
         """
         h = self._h()
-        return Ready(_waiting.wait(lambda ms: capi.m2m_wait(h.ptr, ms), timeout) or 0)
+        return Ready(_waiting.wait(lambda ms: capi.m2m_wait(self._open(h), ms), timeout) or 0)
 
     # ------------------------------------------------------------------
     # Formats
@@ -239,6 +262,8 @@ class Device:
 
     # ------------------------------------------------------------------
     # Buffers: lifetimes and configuration shared by convert() and sessions
+
+    # What follows until convert() runs with self._lock held.
 
     def _release_buffers(self):
         """Free both queues' buffers, unless frames still view them."""
@@ -476,17 +501,19 @@ class Device:
         plan, planes = _planned(frame, (fmt, to, size, crop, compose, fit, background, rotate,
                                         hflip, vflip, deinterlace, field, scaler, matrix,
                                         range, to_matrix, to_range, src_size))
-        h = self._h()
-        if self._session is not None:
-            raise DeviceBusy(16, f"a streaming session is open on {self.path}: "
-                             "close it before convert()")
-        setup = self._convert_setup
-        if setup is None or (plan.job is not setup.job and plan.job != setup.job):
-            self._release_buffers()
-            setup = self._convert_setup = _ConvertSetup(plan, *self._configure(plan.job))
-        source = planes[0] if plan.contiguous and setup.same_planes else setup.source(planes)
-        result = np.empty(setup.result_size, np.uint8)
-        _convert(h.ptr, result, source)
+        with self._lock:
+            h = self._h()
+            if self._session is not None:
+                raise DeviceBusy(16, f"a streaming session is open on {self.path}: "
+                                 "close it before convert()")
+            setup = self._convert_setup
+            if setup is None or (plan.job is not setup.job and plan.job != setup.job):
+                self._release_buffers()
+                setup = self._convert_setup = _ConvertSetup(plan, *self._configure(plan.job))
+            source = planes[0] if plan.contiguous and setup.same_planes else \
+                setup.source(planes)
+            result = np.empty(setup.result_size, np.uint8)
+            _convert(h.ptr, result, source)
         return setup.result(result)
 
     # ------------------------------------------------------------------
@@ -629,7 +656,8 @@ class _Plan:
 
 # Plans of earlier calls, by _plan_key(): a call that repeats one skips
 # the checking (tens of microseconds of Python, more than a small frame's
-# conversion). Cleared when full.
+# conversion). Cleared when full. Shared by every Device and thread: a
+# plan is only ever added whole, and a lost one is worked out again.
 _PLANS: dict[Any, _Plan] = {}
 _MAX_PLANS = 64
 # convert()'s arguments that may be tuples of numbers: size, crop,
