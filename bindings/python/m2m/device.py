@@ -122,12 +122,15 @@ class Device:
     """
 
     def __init__(self, name: str = "auto", *, nonblock: bool = False,
-                 syscalls: bool = False) -> None:
+                 syscalls: bool = False, threads: Optional[int] = None) -> None:
         self._handle = None
         self._session = None
         _args.string(name, "name", "a node path, a driver name, \"inprocess\" or \"auto\"")
         self._nonblock = _args.boolean(nonblock, "nonblock")
         syscalls = _args.boolean(syscalls, "syscalls")
+        if threads is not None:
+            threads = _args.integer(threads, "threads", 1, 2 ** 31 - 1,
+                                    takes="None (one per CPU) or a positive integer")
         # A call on the device is several libm2m calls (a conversion sets
         # controls, formats and rectangles, then converts; a session's
         # bookkeeping follows each buffer), and libm2m serialises each of
@@ -140,6 +143,7 @@ class Device:
         opts.version = capi.M2M_OPEN_OPTIONS_VERSION
         opts.flags = (capi.M2M_OPEN_NONBLOCK if nonblock else 0) | \
             (capi.M2M_OPEN_SYSCALLS if syscalls else 0)
+        opts.threads = threads or 0
         try:
             ptr = capi.m2m_open_ext(name, opts)
         except NotFound as e:
@@ -753,7 +757,7 @@ def _check_planes(planes, fmt, src):
 
 
 def open(name: str = "auto", *, nonblock: bool = False,  # pylint: disable=redefined-builtin
-         syscalls: bool = False) -> Device:
+         syscalls: bool = False, threads: Optional[int] = None) -> Device:
     """Open a memory-to-memory device.
 
     :param name: a node path (``"/dev/video0"``), a driver name
@@ -763,11 +767,16 @@ def open(name: str = "auto", *, nonblock: bool = False,  # pylint: disable=redef
     :param nonblock: dequeueing raises :class:`WouldBlock` instead of
         waiting
     :param syscalls: use the system calls, not libv4l2
+    :param threads: the in-process device: the most threads a frame is
+        split across, in bands (a frame takes one for each 256K pixels, up
+        to this; libm2m uses at most 64); None: one per CPU. Other devices
+        ignore it (``m2m_open_options.threads``)
     :raises DeviceNotFound: when there is no such device
 
     Example::
 
         with m2m.open("vhqv") as dev:
             out = dev.convert(frame, "YUYV", to="UYVY")
+        one_core = m2m.open("inprocess", threads=1)
     """
-    return Device(name, nonblock=nonblock, syscalls=syscalls)
+    return Device(name, nonblock=nonblock, syscalls=syscalls, threads=threads)

@@ -169,3 +169,34 @@ def test_closing_in_another_thread_ends_a_wait_without_timeout(closing):
     assert issubclass(kind, m2m.DeviceClosed if closing == "device" else m2m.InvalidArgument)
     assert time.monotonic() - closed_at < 1
 
+
+def tasks():
+    """The threads of this process, the library's included."""
+    return len(os.listdir("/proc/self/task"))
+
+
+@pytest.mark.parametrize("threads, helpers", [(1, 0), (3, 2)])
+def test_open_takes_the_in_process_devices_threads(rng, threads, helpers):
+    # Issue 25: m2m.open() had no threads (m2m_open_options.threads). A
+    # 1920x1080 frame is 8 bands: the device starts its helpers (threads
+    # - 1 of them) for it, and the bytes are one thread's.
+    frame = picture(rng, (1080, 1920, 3))
+    with m2m.open("inprocess", threads=1) as one:
+        expected = one.convert(frame, to="NV12", rotate=90)
+    with m2m.open("inprocess", threads=threads) as dev:
+        before = tasks()
+        got = dev.convert(frame, to="NV12", rotate=90)
+        started = tasks() - before
+    assert started == helpers
+    for a, b in zip(got, expected):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("threads, error, message", [
+    (0, m2m.InvalidArgument, r"threads takes None \(one per CPU\) or a positive integer, not 0"),
+    (2.0, m2m.WrongType, r"threads takes .*, not 2.0 \(float\)"),
+    (True, m2m.WrongType, r"threads takes .*, not True \(bool\)"),
+])
+def test_open_names_a_bad_thread_count(threads, error, message):
+    with pytest.raises(error, match=message):
+        m2m.open("inprocess", threads=threads)

@@ -37,7 +37,7 @@ def stream(dev: m2m.Device, clip: List["np.ndarray[Any, np.dtype[np.uint8]]"]) -
 
 def main() -> None:
     names: List[str] = [info.path for info in m2m.devices()]
-    with m2m.open("inprocess", nonblock=False) as dev:
+    with m2m.open("inprocess", nonblock=False, threads=2) as dev:
         rotate: m2m.Control = dev.controls.info("rotate")
         ready: m2m.Ready = dev.wait(0.0)
         shapes = m2m.plane_shapes(m2m.frame_format("NV12", 64, 48))
