@@ -60,7 +60,7 @@ class Frame:
     """
 
     __slots__ = ("planes", "format", "width", "height", "names", "_buffer",
-                 "index", "matrix", "range", "__weakref__")
+                 "index", "matrix", "range", "_ends_drain", "__weakref__")
 
     planes: Tuple[Array, ...]
     format: str
@@ -98,6 +98,7 @@ class Frame:
             raise _args.wrong_type("buffer", "a session's capi.m2m_buffer or None", buffer)
         self._buffer = buffer
         self.index = None if index is None else _args.integer(index, "index", 0)
+        self._ends_drain = False
 
     @property
     def buffer(self) -> Optional[capi.m2m_buffer]:
@@ -173,13 +174,15 @@ class Frame:
 
     @property
     def last(self) -> bool:
-        """Whether this is the LAST frame of a drain or of a geometry."""
-        return bool(self.flags & 0x00100000)
+        """Whether this is the last frame of a drain (always flagged, by
+        the device or by its session) or of a geometry (when the device
+        flagged it: the LAST flag of :attr:`flags`)."""
+        return self._ends_drain or bool(self.flags & capi.M2M_BUFFER_LAST)
 
     @property
     def error(self) -> bool:
         """Whether the device flagged this frame as failed."""
-        return bool(self.flags & 0x00000040)
+        return bool(self.flags & capi.M2M_BUFFER_ERROR)
 
     def copy(self) -> Frame:
         """A frame holding copies of the planes, detached from any buffer.
@@ -251,6 +254,7 @@ class Frame:
         frame._buffer = buffer
         frame.index = index
         frame.matrix, frame.range = matrix_of(fmt), range_of(fmt)
+        frame._ends_drain = False
         return frame
 
     def _with(self, planes):
@@ -261,6 +265,7 @@ class Frame:
         frame.format, frame.width, frame.height = self.format, self.width, self.height
         frame.names, frame.matrix, frame.range = self.names, self.matrix, self.range
         frame._buffer = frame.index = None
+        frame._ends_drain = False
         return frame
 
     def __repr__(self) -> str:

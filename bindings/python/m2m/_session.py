@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Optional
 import numpy as np
 
 from . import _args, _waiting, capi
-from ._errors import DeviceBusy, InvalidArgument, OutOfRange, Timeout
+from ._errors import DeviceBusy, EndOfStream, InvalidArgument, OutOfRange, Timeout
 from ._formats import check_plane, format_name
 from ._frame import Frame
 from ._memory import QueueMemory
@@ -99,10 +99,17 @@ class Session:
         self._pending = 0
         self._count = 0
         self._closed = False
+        # A drain: the results still to give before its end, and whether
+        # the device still owes the empty LAST buffer that ends it (when
+        # it had finished every frame queued before the drain, it cannot
+        # flag one: V4L2 returns an empty buffer flagged LAST instead).
         self._draining = False
-        # A source change: the LAST frame of the old geometry came (and
-        # the index of its buffer, when it came empty).
+        self._drain_left = 0
+        self._drain_owed = False
+        # A source change: the LAST frame of the old geometry came.
         self._geometry_ended = False
+        # The buffer of an empty LAST buffer taken (a drain's or a source
+        # change's), to queue again when the stream goes on.
         self._empty_last = None
         device._session = self
 
@@ -252,13 +259,20 @@ class Session:
         waits too, as ``queue.Queue.get()`` does, for a frame another
         thread queues.
 
+        After :meth:`drain`, the results of the frames queued before it
+        come, the last with :attr:`Frame.last`; then EndOfStream, at once.
+        A result is never empty: an empty LAST buffer, which V4L2 returns
+        when the device had finished every frame before the drain (or a
+        source change), is taken without being given.
+
         A source change (vhqv: ``rotate`` turned between landscape and
         portrait mid-session) is answered here, as
         ``m2m_handle_source_change()`` does in C: after the LAST result of
         the old geometry, the session restarts CAPTURE for the format the
         device now proposes (:attr:`output_format`) and goes on.
 
-        :raises EndOfStream: after the LAST frame of a drain
+        :raises EndOfStream: after the last result of a drain, until
+            :meth:`restart`
         :raises Timeout: when nothing came in time
         :raises DeviceBusy: when a source change needs larger CAPTURE
             buffers while frames or arrays still view the old ones
@@ -274,22 +288,50 @@ class Session:
                 self._check()
                 if self._geometry_ended:
                     self._answer_source_change()
+                if self._draining and not self._drain_left:
+                    self._end_drain()
             frame = self._take(CAPTURE, timeout, self._result)
             if frame is not None:
                 return frame
 
     def _result(self, index):
-        """The Frame of a CAPTURE buffer just dequeued, or None for the
-        empty LAST buffer of a source change, which is no result: its
-        buffer is kept to queue again."""
+        """The Frame of a CAPTURE buffer just dequeued, or None for an
+        empty LAST buffer, which is no result: it ends a drain or a
+        geometry, and its buffer is kept to queue again."""
         buf = self._outputs.buffers[index]
-        if buf.flags & capi.M2M_BUFFER_LAST and not self._draining:
-            self._geometry_ended = True
-            if not any(buf.bytesused[:buf.num_planes]):
-                self._empty_last = index
-                return None
+        last = buf.flags & capi.M2M_BUFFER_LAST
+        if last and not any(buf.bytesused[:buf.num_planes]):
+            self._empty_last = index
+            if self._draining:
+                self._drain_left, self._drain_owed = 0, False
+            else:
+                self._geometry_ended = True
+            return None
+        frame = self._outputs.frames[index]
         self._pending -= 1
-        return self._outputs.frames[index]
+        frame._ends_drain = False
+        if self._draining:
+            self._drain_left -= 1
+            if last or self._drain_left <= 0:
+                frame._ends_drain = True
+                self._drain_left, self._drain_owed = 0, not last
+        elif last:
+            self._geometry_ended = True
+        return frame
+
+    def _end_drain(self):
+        """EndOfStream: every result of the drain was given. The empty
+        LAST buffer the device may still owe is taken first, if it came."""
+        self._take_owed_last()
+        raise EndOfStream(32, f"the session on {self._device.path} was drained: its last "
+                          "CAPTURE buffer was dequeued (restart() goes on)")
+
+    def _take_owed_last(self):
+        """Take the empty LAST buffer that ends the device's drain, when
+        it came: it comes as soon as a CAPTURE buffer is queued."""
+        if self._drain_owed and _wait_for(self._ptr, capi.M2M_READY_CAPTURE, 0) & \
+                capi.M2M_READY_CAPTURE:
+            self._result(_dequeue_index(self._ptr, CAPTURE))
 
     def _answer_source_change(self):
         """CAPTURE restarted for the format the device now proposes, its
@@ -329,22 +371,37 @@ class Session:
                 raise InvalidArgument(22, f"release() takes an output frame of this session, "
                                       f"not {frame!r}")
             _queue_index(self._ptr, CAPTURE, frame.index, 0)
+            self._take_owed_last()
 
     def drain(self) -> None:
-        """Ask the device to finish what is queued and flag the last
-        result LAST; :meth:`dequeue` then raises :class:`EndOfStream`.
+        """Ask the device to finish what is queued: :meth:`dequeue` gives
+        the results of the frames queued so far, the last one with
+        :attr:`Frame.last`, then raises :class:`EndOfStream` (at once
+        when every result was given already). Draining again before
+        :meth:`restart` does nothing.
 
         Example::
 
             s.drain()
+            try:
+                while True:
+                    s.release(s.dequeue())
+            except m2m.EndOfStream:
+                s.restart()
         """
         with self._lock:
             self._check()
+            if self._draining:
+                return
             capi.m2m_drain(self._ptr)
             self._draining = True
+            self._drain_left = self._pending
+            # Nothing left to flag: the device ends it with an empty buffer.
+            self._drain_owed = not self._pending
 
     def restart(self) -> None:
-        """Resume after a drain.
+        """Resume after a drain: frames queued from then on (or during
+        the drain) give results again.
 
         Example::
 
@@ -352,8 +409,19 @@ class Session:
         """
         with self._lock:
             self._check()
-            capi.m2m_restart(self._ptr)
-            self._draining = False
+            self._take_owed_last()
+            if self._drain_owed:
+                # The device's drain ends with an empty LAST buffer in the
+                # next CAPTURE buffer queued, and the caller holds them
+                # all: restarting CAPTURE ends it, as V4L2's STREAMOFF does.
+                capi.m2m_stream_off(self._ptr, CAPTURE)
+                capi.m2m_stream_on(self._ptr, CAPTURE)
+            else:
+                capi.m2m_restart(self._ptr)
+            if self._draining and self._empty_last is not None:
+                _queue_index(self._ptr, CAPTURE, self._empty_last, 0)
+                self._empty_last = None
+            self._draining, self._drain_left, self._drain_owed = False, 0, False
 
     # ------------------------------------------------------------------
     # The loop
