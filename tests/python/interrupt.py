@@ -17,10 +17,15 @@ LATENCY_S = 0.1
 
 # The child: for each line it reads, a JSON [setup, block], it runs setup,
 # prints "waiting", runs block, and prints when KeyboardInterrupt came.
+# It takes SIGINT as a program run from a terminal does: a process started
+# with SIGINT ignored (a background job of a shell script, as the tests
+# may be) keeps ignoring it, and Python then never raises
+# KeyboardInterrupt, in any wait, m2m's or time.sleep().
 _CHILD = """\
-import json, sys, time
+import json, signal, sys, time
 import numpy as np
 import m2m, m2m.ir
+signal.signal(signal.SIGINT, signal.default_int_handler)
 for line in sys.stdin:
     setup, block = json.loads(line)
     scope = {"np": np, "m2m": m2m}
