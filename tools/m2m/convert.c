@@ -105,7 +105,8 @@ static const struct matrix matrices[] = {
 };
 
 struct job {
-	const char *device, *in, *out, *to, *from, *deinterlace, *scaler;
+	const char *device, *in, *out, *deinterlace, *scaler;
+	uint32_t to, from;	/* fourccs, 0 when not given */
 	uint32_t from_w, from_h, w, h;
 	enum fit fit;
 	int has_crop, quiet;
@@ -131,10 +132,44 @@ static uint32_t parse_range(const char *s)
 	       !strcmp(s, "full") ? V4L2_QUANTIZATION_FULL_RANGE : 0;
 }
 
+/* An option's long name, as messages name it whichever way it was given. */
+static const char *option_name(int opt)
+{
+	for (const struct option *o = options; o->name; o++)
+		if (o->val == opt)
+			return o->name;
+	return "?";
+}
+
+/* L,T,WxH: whole numbers, the size as --size takes it. */
+static int parse_crop(const char *s, struct m2m_rect *r)
+{
+	uint32_t left, top;
+
+	s = parse_number(s, &left);
+	if (!s || *s != ',' || left > INT32_MAX)
+		return -1;
+	s = parse_number(s + 1, &top);
+	if (!s || *s != ',' || top > INT32_MAX)
+		return -1;
+	r->left = (int32_t)left;
+	r->top = (int32_t)top;
+	return parse_size(s + 1, &r->width, &r->height);
+}
+
+static int parse_format_option(uint32_t *fourcc, int opt, const char *name)
+{
+	*fourcc = parse_format(name);
+	if (!*fourcc)
+		return usage_error(VERB, "--%s: unknown pixel format '%s' "
+				   "(known: %s)", option_name(opt), name,
+				   known_formats());
+	return 0;
+}
+
 static int parse_options(struct job *job, int argc, char **argv)
 {
 	int opt, index;
-	char tail;
 
 	job->rotate = job->hflip = job->vflip = 0;
 	job->background = -1;
@@ -143,9 +178,13 @@ static int parse_options(struct job *job, int argc, char **argv)
 	       -1) {
 		switch (opt) {
 		case 'd': job->device = optarg; break;
-		case 't': job->to = optarg; break;
+		case 't':
+		case OPT_FROM:
+			if (parse_format_option(opt == 't' ? &job->to : &job->from,
+						opt, optarg))
+				return EXIT_USAGE;
+			break;
 		case 'q': job->quiet = 1; break;
-		case OPT_FROM: job->from = optarg; break;
 		case OPT_HFLIP: job->hflip = 1; break;
 		case OPT_VFLIP: job->vflip = 1; break;
 		case OPT_DEINTERLACE: job->deinterlace = optarg; break;
@@ -173,12 +212,7 @@ static int parse_options(struct job *job, int argc, char **argv)
 						   optarg);
 			break;
 		case OPT_CROP:
-			if (sscanf(optarg, "%" SCNd32 ",%" SCNd32 ",%" SCNu32
-				   "x%" SCNu32 "%c", &job->crop.left,
-				   &job->crop.top, &job->crop.width,
-				   &job->crop.height, &tail) != 4 ||
-			    job->crop.left < 0 || job->crop.top < 0 ||
-			    !job->crop.width || !job->crop.height)
+			if (parse_crop(optarg, &job->crop))
 				return usage_error(VERB, "--crop takes LEFT,TOP,"
 						   "WxH, not '%s'", optarg);
 			job->has_crop = 1;
@@ -201,9 +235,9 @@ static int parse_options(struct job *job, int argc, char **argv)
 			const struct matrix *m = parse_matrix(optarg);
 
 			if (!m)
-				return usage_error(VERB, "%s takes bt601, bt709 "
+				return usage_error(VERB, "--%s takes bt601, bt709 "
 						   "or bt2020, not '%s'",
-						   argv[optind - 1], optarg);
+						   option_name(opt), optarg);
 			*(opt == OPT_MATRIX ? &job->matrix : &job->from_matrix) = m;
 			break;
 		}
@@ -212,9 +246,9 @@ static int parse_options(struct job *job, int argc, char **argv)
 			uint32_t r = parse_range(optarg);
 
 			if (!r)
-				return usage_error(VERB, "%s takes limited or "
+				return usage_error(VERB, "--%s takes limited or "
 						   "full, not '%s'",
-						   argv[optind - 1], optarg);
+						   option_name(opt), optarg);
 			*(opt == OPT_RANGE ? &job->range : &job->from_range) = r;
 			break;
 		}
@@ -225,7 +259,7 @@ static int parse_options(struct job *job, int argc, char **argv)
 			index = opt - OPT_BRIGHTNESS;
 			if (parse_long(optarg, &job->procamp[index]))
 				return usage_error(VERB, "--%s takes a number, "
-						   "not '%s'", procamp[index],
+						   "not '%s'", option_name(opt),
 						   optarg);
 			job->procamp_set |= 1 << index;
 			break;
@@ -328,24 +362,23 @@ static int set_controls(struct m2m_device *dev, const struct job *job)
 }
 
 /* The format a result is written in when --to does not say. */
-static const char *default_to(enum media_kind kind, const char *out,
-			      uint32_t from)
+static uint32_t default_to(enum media_kind kind, const char *out,
+			   uint32_t from)
 {
-	const char *name = m2m_fourcc_to_name(from);
 	size_t len = strlen(out);
 
 	switch (kind) {
 	case MEDIA_PNG:
-		return !strcmp(name, "GREY") || !strcmp(name, "RGBA32") ?
-		       name : "RGB24";
+		return media_holds(kind, from) ? from :
+		       m2m_fourcc_from_name("RGB24");
 	case MEDIA_PNM:
-		return len > 4 && !strcasecmp(out + len - 4, ".pgm") ?
-		       "GREY" : "RGB24";
+		return m2m_fourcc_from_name(len > 4 &&
+			!strcasecmp(out + len - 4, ".pgm") ? "GREY" : "RGB24");
 	case MEDIA_Y4M:
-		return media_check_output(kind, out, from) == 0 ? name :
-		       "YUV420";
+		return media_holds(kind, from) ? from :
+		       m2m_fourcc_from_name("YUV420");
 	default:
-		return name;
+		return from;
 	}
 }
 
@@ -353,7 +386,9 @@ static int check_colour(const struct m2m_format *took, const struct job *job)
 {
 	if (job->matrix && took->ycbcr_enc != job->matrix->ycbcr_enc)
 		return failure(VERB, "the device does not give %s results "
-			       "with --matrix %s", m2m_fourcc_to_name(took->fourcc),
+			       "with --matrix %s (the result's Y'CbCr matrix; "
+			       "the input's is --from-matrix)",
+			       m2m_fourcc_to_name(took->fourcc),
 			       job->matrix->name);
 	if (job->range && took->quantization != job->range)
 		return failure(VERB, "the device does not give %s results "
@@ -395,7 +430,8 @@ static int set_up(struct m2m_device *dev, const struct job *job,
 
 	err = m2m_format_init(cap, to, w, h);
 	if (err < 0)
-		return lib_error(VERB, err, "--size %ux%u", w, h);
+		return lib_error(VERB, err, "%ux%u %s result", w, h,
+				 m2m_fourcc_to_name(to));
 	if (!job->deinterlace && out_kind == MEDIA_Y4M)
 		cap->field = out->field;
 	if (job->matrix)
@@ -450,20 +486,6 @@ static int set_up(struct m2m_device *dev, const struct job *job,
 	return 0;
 }
 
-static void progress(long long done, long long total)
-{
-	int width = 40, filled;
-
-	if (total > 0) {
-		filled = (int)(done * width / total);
-		fprintf(stderr, "\r[%.*s%*s] %lld/%lld frames",
-			filled, "########################################",
-			width - filled, "", done, total);
-	} else {
-		fprintf(stderr, "\r%lld frames", done);
-	}
-}
-
 static int run(struct m2m_device *dev, struct media *in, struct media *out,
 	       const struct m2m_format *device_in,
 	       const struct m2m_format *device_out, int show_progress)
@@ -495,8 +517,7 @@ static int run(struct m2m_device *dev, struct media *in, struct media *out,
 		if (show_progress && (in->frames > 1 || in->done > 1))
 			progress(in->done, in->frames);
 	}
-	if (show_progress && (in->frames > 1 || in->done > 1))
-		fputc('\n', stderr);
+	progress_end();
 	if (got < 0)
 		goto out;
 	if (in->done == 0) {
@@ -530,26 +551,23 @@ int cmd_convert(int argc, char **argv)
 			return usage_error(VERB, "%s is raw: give --from FMT and "
 					   "--from-size WxH", job.in);
 		in.kind = MEDIA_RAW;
-		if (m2m_format_init(&in.fmt, m2m_fourcc_from_name(job.from),
-				    job.from_w, job.from_h) < 0)
+		if (m2m_format_init(&in.fmt, job.from, job.from_w,
+				    job.from_h) < 0)
 			return usage_error(VERB, "--from %s --from-size %ux%u: %s",
-					   job.from, job.from_w, job.from_h,
+					   m2m_fourcc_to_name(job.from),
+					   job.from_w, job.from_h,
 					   m2m_last_error());
 	} else if (job.from_w) {
 		return usage_error(VERB, "--from-size is for raw input; %s says "
 				   "its own size", job.in);
 	}
 	out.kind = media_kind_of(job.out);
-	if (job.to && !m2m_fourcc_from_name(job.to))
-		return usage_error(VERB, "--to: unknown format '%s'", job.to);
-	if (job.to && media_check_output(out.kind, job.out,
-					 m2m_fourcc_from_name(job.to)))
+	if (job.to && media_check_output(out.kind, job.out, job.to))
 		return EXIT_USAGE;
 
 	if (media_open_input(&in, job.in))
 		goto fail;
-	to = job.to ? m2m_fourcc_from_name(job.to) :
-	     m2m_fourcc_from_name(default_to(out.kind, job.out, in.fmt.fourcc));
+	to = job.to ? job.to : default_to(out.kind, job.out, in.fmt.fourcc);
 	dev = open_device(VERB, job.device);
 	if (!dev)
 		goto fail;

@@ -169,20 +169,13 @@ static int record(struct m2m_ir *ir, const struct ir_args *a)
 int cmd_ir(int argc, char **argv)
 {
 	struct ir_args a = { .count = -1, .timeout = -1 };
-	const char *sub = argc > 1 ? argv[1] : NULL;
+	const char *sub;
 	struct m2m_ir *ir;
 	char *protos = NULL;
 	int opt, err, ret;
 
-	if (sub && (!strcmp(sub, "--help") || !strcmp(sub, "-h"))) {
-		print_help(ir_help);
-		return EXIT_OK;
-	}
-	if (!sub || (strcmp(sub, "protocols") && strcmp(sub, "send") &&
-		     strcmp(sub, "watch") && strcmp(sub, "record")))
-		return usage_error(VERB, "takes protocols, send, watch or record");
 	optind = 0;
-	while ((opt = verb_getopt(argc - 1, argv + 1, "d:S:p:n:T:h", options,
+	while ((opt = verb_getopt(argc, argv, "d:S:p:n:T:h", options,
 				  VERB)) != -1) {
 		switch (opt) {
 		case 'd': a.device = optarg; break;
@@ -203,9 +196,14 @@ int cmd_ir(int argc, char **argv)
 			return opt == 'h' ? EXIT_OK : EXIT_USAGE;
 		}
 	}
-	if (optind < argc - 1)
+	/* The subverb is the one operand, wherever the options are. */
+	sub = optind < argc ? argv[optind++] : NULL;
+	if (!sub || (strcmp(sub, "protocols") && strcmp(sub, "send") &&
+		     strcmp(sub, "watch") && strcmp(sub, "record")))
+		return usage_error(VERB, "takes protocols, send, watch or record");
+	if (optind < argc)
 		return usage_error(VERB, "unexpected argument '%s'",
-				   argv[optind + 1]);
+				   argv[optind]);
 	if (!strcmp(sub, "protocols"))
 		return protocols();
 	if (!strcmp(sub, "send") && !a.scancode)

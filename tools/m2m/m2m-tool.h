@@ -60,6 +60,26 @@ void print_help(const char *help);
 int parse_size(const char *s, uint32_t *w, uint32_t *h);
 int parse_long(const char *s, long long *v);
 
+/* The decimal number at the start of s, digits only (no sign, space or
+ * base), into *v: the character after it, or NULL when s does not start
+ * with one or it does not fit 32 bits. */
+const char *parse_number(const char *s, uint32_t *v);
+
+/* A pixel format by the table's name in any case ("nv12") or its
+ * four-character code, as the Python package takes them; 0 when libm2m
+ * does not know it. */
+uint32_t parse_format(const char *name);
+
+/* The names of libm2m's formats, comma-separated, for messages. */
+const char *known_formats(void);
+
+/* Draw a progress bar of done out of total frames (total unknown: -1)
+ * on stderr, over the last one. progress_end() ends its line; every
+ * message does that first, so an error never follows the bar on its
+ * line. */
+void progress(long long done, long long total);
+void progress_end(void);
+
 /* The device a verb works on: DEV, or "auto" and a note when it falls
  * back to the in-process engine. Prints the error and returns NULL. */
 struct m2m_device;

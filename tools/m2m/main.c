@@ -4,6 +4,7 @@
  * what every verb shares: help, the one-line error convention and the
  * exit codes (m2m-tool.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -74,8 +75,35 @@ static const struct verb verbs[] = {
 	{ "ir", cmd_ir, ir_help },
 };
 
+/* Whether stderr's last line is a progress bar still being drawn. */
+static int progress_shown;
+
+void progress(long long done, long long total)
+{
+	int width = 40, filled;
+
+	if (total > 0) {
+		filled = (int)(done * width / total);
+		fprintf(stderr, "\r[%.*s%*s] %lld/%lld frames",
+			filled, "########################################",
+			width - filled, "", done, total);
+	} else {
+		fprintf(stderr, "\r%lld frames", done);
+	}
+	progress_shown = 1;
+}
+
+void progress_end(void)
+{
+	if (progress_shown)
+		fputc('\n', stderr);
+	progress_shown = 0;
+}
+
 static void vreport(const char *verb, const char *fmt, va_list ap)
 {
+	/* An error starts a line of its own, not the bar's. */
+	progress_end();
 	fprintf(stderr, "m2m %s: ", verb);
 	vfprintf(stderr, fmt, ap);
 }
@@ -132,9 +160,14 @@ int verb_getopt(int argc, char **argv, const char *shortopts,
 	char opts[64];
 	int opt;
 
-	/* A leading ':' reports a missing argument apart from an unknown
-	 * option; '+' stops at the first operand, as POSIX does. */
-	snprintf(opts, sizeof(opts), "+:%s", shortopts);
+	/*
+	 * A leading ':' reports a missing argument apart from an unknown
+	 * option. Options go anywhere, before or after the operands, as
+	 * FFmpeg and GNU tools take them: glibc's getopt permutes argv so
+	 * that the operands end up after optind ("-" is an operand, "--"
+	 * ends the options).
+	 */
+	snprintf(opts, sizeof(opts), ":%s", shortopts);
 	opt = getopt_long(argc, argv, opts, longopts, NULL);
 	if (opt == 'h') {
 		print_help(help_of(verb));
@@ -154,14 +187,29 @@ int verb_getopt(int argc, char **argv, const char *shortopts,
 	return opt;
 }
 
+const char *parse_number(const char *s, uint32_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	/* strtoull would take a sign, spaces and "0x"; a size takes digits. */
+	if (!isdigit((unsigned char)*s))
+		return NULL;
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno || x > UINT32_MAX)
+		return NULL;
+	*v = (uint32_t)x;
+	return end;
+}
+
 int parse_size(const char *s, uint32_t *w, uint32_t *h)
 {
-	char tail;
-
-	if (sscanf(s, "%" SCNu32 "x%" SCNu32 "%c", w, h, &tail) != 2 ||
-	    *w == 0 || *h == 0)
+	s = parse_number(s, w);
+	if (!s || *s != 'x')
 		return -1;
-	return 0;
+	s = parse_number(s + 1, h);
+	return s && !*s && *w && *h ? 0 : -1;
 }
 
 int parse_long(const char *s, long long *v)
@@ -171,6 +219,36 @@ int parse_long(const char *s, long long *v)
 	errno = 0;
 	*v = strtoll(s, &end, 0);
 	return errno || end == s || *end ? -1 : 0;
+}
+
+uint32_t parse_format(const char *name)
+{
+	uint32_t fourcc = m2m_fourcc_from_name(name);
+	char upper[16];
+	size_t i;
+
+	if (m2m_fourcc_to_name(fourcc))
+		return fourcc;
+	/* Any case, as the Python package takes names ("nv12"). */
+	for (i = 0; name[i] && i < sizeof(upper) - 1; i++)
+		upper[i] = (char)toupper((unsigned char)name[i]);
+	upper[i] = 0;
+	fourcc = name[i] ? 0 : m2m_fourcc_from_name(upper);
+	return m2m_fourcc_to_name(fourcc) ? fourcc : 0;
+}
+
+const char *known_formats(void)
+{
+	static char list[1024];
+	size_t len = 0;
+	uint32_t fourcc;
+
+	for (unsigned int i = 0; (fourcc = m2m_fourcc_at(i)) &&
+	     len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+					i ? ", " : "",
+					m2m_fourcc_to_name(fourcc));
+	return list;
 }
 
 struct m2m_device *open_device(const char *verb, const char *name)

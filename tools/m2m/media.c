@@ -324,31 +324,42 @@ static const char *y4m_tag_of(uint32_t fourcc)
 	return NULL;
 }
 
-int media_check_output(enum media_kind kind, const char *path,
-		       uint32_t fourcc)
+/* What an output of this kind holds, when fourcc is not among it; NULL
+ * when it holds fourcc. */
+static const char *holds_only(enum media_kind kind, uint32_t fourcc)
 {
 	const char *name = m2m_fourcc_to_name(fourcc);
 
 	switch (kind) {
 	case MEDIA_Y4M:
-		if (!y4m_tag_of(fourcc))
-			return usage_error(VERB, "%s: Y4M holds YUV420, YUV422P, "
-					   "YUV444M or GREY, not %s", path, name);
-		break;
+		return y4m_tag_of(fourcc) ? NULL :
+		       "Y4M holds YUV420, YUV422P, YUV444M or GREY";
 	case MEDIA_PNG:
-		if (strcmp(name, "RGB24") && strcmp(name, "RGBA32") &&
-		    strcmp(name, "GREY"))
-			return usage_error(VERB, "%s: PNG holds RGB24, RGBA32 or "
-					   "GREY, not %s", path, name);
-		break;
+		return !strcmp(name, "RGB24") || !strcmp(name, "RGBA32") ||
+		       !strcmp(name, "GREY") ? NULL :
+		       "PNG holds RGB24, RGBA32 or GREY";
 	case MEDIA_PNM:
-		if (strcmp(name, "RGB24") && strcmp(name, "GREY"))
-			return usage_error(VERB, "%s: PPM holds RGB24 and PGM "
-					   "GREY, not %s", path, name);
-		break;
+		return !strcmp(name, "RGB24") || !strcmp(name, "GREY") ? NULL :
+		       "PPM holds RGB24 and PGM GREY";
 	case MEDIA_RAW:
 		break;
 	}
+	return NULL;
+}
+
+int media_holds(enum media_kind kind, uint32_t fourcc)
+{
+	return !holds_only(kind, fourcc);
+}
+
+int media_check_output(enum media_kind kind, const char *path,
+		       uint32_t fourcc)
+{
+	const char *only = holds_only(kind, fourcc);
+
+	if (only)
+		return usage_error(VERB, "%s: %s, not %s", path, only,
+				   m2m_fourcc_to_name(fourcc));
 	return 0;
 }
 

@@ -40,7 +40,10 @@ int media_open_input(struct media *m, const char *path);
  * or prints one line and returns -1. */
 int media_read(struct media *m, void *buf);
 
-/* The formats an output of this kind holds: 0 when it takes fmt, else
+/* Whether an output of this kind holds frames of fourcc. */
+int media_holds(enum media_kind kind, uint32_t fourcc);
+
+/* The same as a check of the user's choice: 0 when it holds fourcc, else
  * prints one line and returns EXIT_USAGE. */
 int media_check_output(enum media_kind kind, const char *path,
 		       uint32_t fourcc);
