@@ -119,19 +119,42 @@ static long long count_frames(FILE *f, long header, size_t frame_size)
 	return (st.st_size - header) / (long long)frame_size;
 }
 
+/*
+ * The next line of a Y4M stream into m->line, whatever its length (the
+ * format sets none): 1, or 0 at the end of the input.
+ */
+static int y4m_line(struct media *m)
+{
+	return getline(&m->line, &m->line_size, m->file) > 0;
+}
+
+static int y4m_dimension(struct media *m, const char *tag, uint32_t *v)
+{
+	const char *end = parse_number(tag + 1, v);
+
+	if (!end || *end || !*v)
+		return failure(VERB, "%s: Y4M header's %s is not a size from 1 "
+			       "to 4294967295", m->path, tag);
+	return 0;
+}
+
+/* The header's parameters: the line after "YUV4MPEG2 ". */
 static int y4m_parse_header(struct media *m, char *line)
 {
 	uint32_t w = 0, h = 0;
 	const char *format = "YUV420";
 	uint32_t field = V4L2_FIELD_NONE, range = 0;
 
-	if (strncmp(line, "YUV4MPEG2 ", 10) != 0)
-		return failure(VERB, "%s: not a Y4M stream (no YUV4MPEG2 "
-			       "header)", m->path);
-	for (char *t = strtok(line + 10, " \n"); t; t = strtok(NULL, " \n")) {
+	for (char *t = strtok(line, " \n"); t; t = strtok(NULL, " \n")) {
 		switch (t[0]) {
-		case 'W': w = strtoul(t + 1, NULL, 10); break;
-		case 'H': h = strtoul(t + 1, NULL, 10); break;
+		case 'W':
+			if (y4m_dimension(m, t, &w))
+				return EXIT_FAILED;
+			break;
+		case 'H':
+			if (y4m_dimension(m, t, &h))
+				return EXIT_FAILED;
+			break;
 		case 'F': snprintf(m->y4m_rate, sizeof(m->y4m_rate), "%s", t);
 			break;
 		case 'A': snprintf(m->y4m_aspect, sizeof(m->y4m_aspect), "%s",
@@ -221,30 +244,55 @@ static int png_read(struct media *m)
 
 	if (!png_image_begin_read_from_stdio(&image, m->file))
 		return failure(VERB, "%s: %s", m->path, image.message);
-	if (image.format & PNG_FORMAT_FLAG_COLOR) {
-		name = image.format & PNG_FORMAT_FLAG_ALPHA ? "RGBA32" : "RGB24";
-		image.format = image.format & PNG_FORMAT_FLAG_ALPHA ?
-			       PNG_FORMAT_RGBA : PNG_FORMAT_RGB;
+	/*
+	 * 16-bit samples are sRGB-encoded, as Pillow, ImageMagick and FFmpeg
+	 * read them; libpng's simplified API would take them as linear light
+	 * (32768 as 186) unless the file says otherwise.
+	 */
+	image.flags |= PNG_IMAGE_FLAG_16BIT_sRGB;
+	/*
+	 * Any alpha is kept, so grey with alpha is read as RGBA: libpng would
+	 * composite it onto black to give grey alone.
+	 */
+	if (image.format & PNG_FORMAT_FLAG_ALPHA) {
+		name = "RGBA32";
+		image.format = PNG_FORMAT_RGBA;
+	} else if (image.format & PNG_FORMAT_FLAG_COLOR) {
+		name = "RGB24";
+		image.format = PNG_FORMAT_RGB;
 	} else {
 		name = "GREY";
 		image.format = PNG_FORMAT_GRAY;
 	}
 	if (m2m_format_init(&m->fmt, m2m_fourcc_from_name(name), image.width,
 			    image.height) < 0) {
-		png_image_free(&image);
-		return failure(VERB, "%s: %s", m->path, m2m_last_error());
+		failure(VERB, "%s: %s", m->path, m2m_last_error());
+		goto fail;
 	}
 	m->picture = malloc(PNG_IMAGE_SIZE(image));
-	if (!m->picture ||
-	    !png_image_finish_read(&image, NULL, m->picture, 0, NULL))
-		return failure(VERB, "%s: %s", m->path, image.message);
+	if (!m->picture) {
+		failure(VERB, "%s: out of memory for a %ux%u picture", m->path,
+			image.width, image.height);
+		goto fail;
+	}
+	if (!png_image_finish_read(&image, NULL, m->picture, 0, NULL)) {
+		failure(VERB, "%s: %s", m->path, image.message);
+		goto fail;
+	}
 	m->frames = 1;
 	return 0;
+fail:
+	/* libpng frees its own on an error it reports; this is for ours. */
+	png_image_free(&image);
+	free(m->picture);
+	m->picture = NULL;
+	return EXIT_FAILED;
 }
 
 int media_open_input(struct media *m, const char *path)
 {
-	char line[256];
+	char magic[10];
+	size_t got;
 
 	m->path = path;
 	m->frames = -1;
@@ -257,9 +305,15 @@ int media_open_input(struct media *m, const char *path)
 					 m2m_format_frame_size(&m->fmt));
 		return 0;
 	case MEDIA_Y4M:
-		if (!fgets(line, sizeof(line), m->file))
+		/* The magic first: a line of anything else may be long. */
+		got = fread(magic, 1, sizeof(magic), m->file);
+		if (!got)
 			return failure(VERB, "%s: empty input", path);
-		if (y4m_parse_header(m, line))
+		if (got < sizeof(magic) ||
+		    memcmp(magic, "YUV4MPEG2 ", sizeof(magic)) || !y4m_line(m))
+			return failure(VERB, "%s: not a Y4M stream (no YUV4MPEG2 "
+				       "header)", path);
+		if (y4m_parse_header(m, m->line))
 			return EXIT_FAILED;
 		m->frames = count_frames(m->file, ftell(m->file),
 					 tight_size(&m->fmt) + 6);
@@ -274,7 +328,6 @@ int media_open_input(struct media *m, const char *path)
 
 int media_read(struct media *m, void *buf)
 {
-	char line[256];
 	size_t size;
 
 	switch (m->kind) {
@@ -286,9 +339,9 @@ int media_read(struct media *m, void *buf)
 	case MEDIA_Y4M: {
 		uint8_t *tight;
 
-		if (!fgets(line, sizeof(line), m->file))
+		if (!y4m_line(m))
 			return 0;
-		if (strncmp(line, "FRAME", 5) != 0) {
+		if (strncmp(m->line, "FRAME", 5) != 0) {
 			failure(VERB, "%s: frame %lld: no FRAME header", m->path,
 				m->done + 1);
 			return -1;
@@ -450,6 +503,8 @@ int media_close(struct media *m)
 
 	free(m->picture);
 	m->picture = NULL;
+	free(m->line);
+	m->line = NULL;
 	if (!m->file)
 		return 0;
 	if (m->file == stdout)

@@ -27,6 +27,8 @@ struct media {
 	char y4m_rate[24];       /* Y4M frame rate and aspect, carried over */
 	char y4m_aspect[24];
 	uint8_t *picture;        /* PNG/PNM input: the tightly packed picture */
+	char *line;              /* Y4M input: the last header line read */
+	size_t line_size;
 };
 
 /* The kind of file a path names: by extension; "-" is Y4M. */
