@@ -23,14 +23,14 @@ finish() {
 # $dir/out, stderr into $dir/err) and check that it exits RC; returns 1
 # when it did not.
 m2m_exits() {
-	want=$1
+	_want=$1
 	shift
 	set +e
 	"$m2m" "$@" <"/dev/null" >"$dir/out" 2>"$dir/err"
 	rc=$?
 	set -e
-	[ "$rc" = "$want" ] && return 0
-	fail "m2m $*: exit $rc, not $want: $(cat "$dir/err")"
+	[ "$rc" = "$_want" ] && return 0
+	fail "m2m $*: exit $rc, not $_want: $(cat "$dir/err")"
 	return 1
 }
 
@@ -50,8 +50,8 @@ quiet() {
 
 # bad PATTERN ARGS...: bad usage, exit 2 with one line matching PATTERN.
 bad() {
-	pattern=$1
+	_pattern=$1
 	shift
-	m2m_exits 2 "$@" && says "$pattern"
+	m2m_exits 2 "$@" && says "$_pattern"
 	return 0
 }

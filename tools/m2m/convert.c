@@ -42,8 +42,10 @@ const char convert_help[] =
 	"      --crop L,T,WxH     take this part of each input frame\n"
 	"  -r, --rotate DEG       0, 90, 180 or 270\n"
 	"      --hflip, --vflip   mirror\n"
-	"      --deinterlace MODE weave, bob, blend, motion_adaptive (Y4M says\n"
-	"                         its field order; raw and pictures are top first)\n"
+	"      --deinterlace MODE progressive frames: weave, bob, blend or\n"
+	"                         motion_adaptive (Y4M says its field order; raw\n"
+	"                         and pictures are top first). Without it,\n"
+	"                         interlaced Y4M stays so, field by field\n"
 	"      --scaler MODE      nearest, bilinear or area\n"
 	"      --background RGB   0xRRGGBB around a letterboxed picture\n"
 	"      --matrix M         result's matrix: bt601, bt709, bt2020\n"
@@ -116,6 +118,7 @@ struct job {
 	uint32_t range, from_range;
 	long long procamp[4];
 	unsigned int procamp_set; /* bits of procamp[] given */
+	unsigned int fields;	/* 2: each field converted apart, else 1 */
 };
 
 static const struct matrix *parse_matrix(const char *s)
@@ -398,12 +401,87 @@ static int check_colour(const struct m2m_format *took, const struct job *job)
 	return 0;
 }
 
+static const char *field_name(uint32_t field)
+{
+	switch (field) {
+	case V4L2_FIELD_NONE: return "progressive";
+	case V4L2_FIELD_INTERLACED_TB: return "interlaced (top field first)";
+	case V4L2_FIELD_INTERLACED_BT: return "interlaced (bottom field first)";
+	default: return "field-based";
+	}
+}
+
+/* Whether a plane of an interlaced frame of this format and size has an
+ * odd number of lines, which its two fields cannot share (4:2:0 at a
+ * height that is not a multiple of 4). */
+static int fields_uneven(uint32_t fourcc, uint32_t width, uint32_t height)
+{
+	struct m2m_plane_layout pl[M2M_MAX_PLANES];
+	struct m2m_format fmt;
+	int n;
+
+	if (m2m_format_init(&fmt, fourcc, width, height) < 0)
+		return 0; /* a size set_up() reports */
+	n = m2m_format_planes(pl, &fmt);
+	for (int p = 0; p < n; p++)
+		if (pl[p].height % 2)
+			return 1;
+	return 0;
+}
+
+#define WHOLE_FIELDS "each field needs whole lines in every plane: a " \
+		     "height that is a multiple of 4 for 4:2:0, of 2 otherwise"
+
+/*
+ * Interlaced frames stay interlaced unless --deinterlace says how to make
+ * them progressive, as FFmpeg keeps a clip's fields when not asked to
+ * deinterlace: each field goes through the device on its own, as a
+ * picture of half the frame's height, and the results are woven into
+ * frames again, the top field still on top. So scaling, colour and flips
+ * never mix the fields' lines; a quarter turn would make them columns.
+ * From here on, the job's geometry is a field's; field is the device's
+ * input format.
+ */
+static int keep_fields(struct job *job, const struct media *in, uint32_t to,
+		       struct m2m_format *field)
+{
+	uint32_t w, h;
+
+	if (job->rotate == 90 || job->rotate == 270)
+		return usage_error(VERB, "--rotate %lld would turn the lines of "
+				   "interlaced %s into columns: give "
+				   "--deinterlace MODE", job->rotate, in->path);
+	if (job->has_crop && (job->crop.top % 2 || job->crop.height % 2))
+		return usage_error(VERB, "--crop of interlaced %s takes an even "
+				   "top and height (whole fields), or give "
+				   "--deinterlace MODE", in->path);
+	w = job->w ? job->w : job->has_crop ? job->crop.width : in->fmt.width;
+	h = job->h ? job->h : job->has_crop ? job->crop.height : in->fmt.height;
+	if (fields_uneven(to, w, h))
+		return usage_error(VERB, "the result, interlaced %s %ux%u: "
+				   WHOLE_FIELDS " (give --size, or "
+				   "--deinterlace MODE)",
+				   m2m_fourcc_to_name(to), w, h);
+	job->w = w;
+	job->h = h / 2;
+	job->crop.top /= 2;
+	job->crop.height /= 2;
+	job->fields = 2;
+	m2m_format_init(field, in->fmt.fourcc, in->fmt.width,
+			in->fmt.height / 2);
+	field->colorspace = in->fmt.colorspace;
+	field->xfer_func = in->fmt.xfer_func;
+	field->ycbcr_enc = in->fmt.ycbcr_enc;
+	field->quantization = in->fmt.quantization;
+	return 0;
+}
+
 /* Formats and rectangles: in is the input's, cap gets the result's. */
 static int set_up(struct m2m_device *dev, const struct job *job,
-		  struct m2m_format *out, struct m2m_format *cap,
-		  uint32_t to, enum media_kind out_kind)
+		  struct m2m_format *out, struct m2m_format *cap, uint32_t to)
 {
 	struct m2m_rect crop = { 0, 0, out->width, out->height }, compose;
+	struct m2m_format asked;
 	int turned = job->rotate == 90 || job->rotate == 270, err;
 	uint32_t ow, oh, w, h;
 
@@ -422,18 +500,27 @@ static int set_up(struct m2m_device *dev, const struct job *job,
 	}
 	if (job->from_range)
 		out->quantization = job->from_range;
+	asked = *out;
 	err = m2m_set_format(dev, out, M2M_QUEUE_OUTPUT);
 	if (err < 0)
 		return lib_error(VERB, err, "%ux%u %s input",
 				 out->width, out->height,
 				 m2m_fourcc_to_name(out->fourcc));
+	/* Frames are read as asked: a device that would take others (a
+	 * height cut to whole fields, no field order) would misread them. */
+	if (out->fourcc != asked.fourcc || out->width != asked.width ||
+	    out->height != asked.height || out->field != asked.field)
+		return failure(VERB, "the device does not take %ux%u %s %s "
+			       "input: it offers %ux%u %s %s", asked.width,
+			       asked.height, m2m_fourcc_to_name(asked.fourcc),
+			       field_name(asked.field), out->width, out->height,
+			       m2m_fourcc_to_name(out->fourcc),
+			       field_name(out->field));
 
 	err = m2m_format_init(cap, to, w, h);
 	if (err < 0)
 		return lib_error(VERB, err, "%ux%u %s result", w, h,
 				 m2m_fourcc_to_name(to));
-	if (!job->deinterlace && out_kind == MEDIA_Y4M)
-		cap->field = out->field;
 	if (job->matrix)
 		cap->ycbcr_enc = job->matrix->ycbcr_enc;
 	if (job->range)
@@ -488,7 +575,8 @@ static int set_up(struct m2m_device *dev, const struct job *job,
 
 static int run(struct m2m_device *dev, struct media *in, struct media *out,
 	       const struct m2m_format *device_in,
-	       const struct m2m_format *device_out, int show_progress)
+	       const struct m2m_format *device_out, unsigned int fields,
+	       int show_progress)
 {
 	size_t in_size = m2m_format_frame_size(&in->fmt);
 	size_t dev_in_size = m2m_format_frame_size(device_in);
@@ -503,15 +591,23 @@ static int run(struct m2m_device *dev, struct media *in, struct media *out,
 		goto out;
 	}
 	while ((got = media_read(in, src)) == 1) {
-		int n;
+		/* The frame, or each of its fields (keep_fields()). */
+		for (unsigned int f = 0; f < fields; f++) {
+			struct frame_lines file_in = { src, &in->fmt, fields, f };
+			struct frame_lines file_out = { dst, &out->fmt, fields, f };
+			struct frame_lines dev_in = { dsrc, device_in, 1, 0 };
+			struct frame_lines dev_out = { ddst, device_out, 1, 0 };
+			int n;
 
-		media_relayout(dsrc, device_in, src, &in->fmt);
-		n = m2m_convert(dev, ddst, dev_out_size, dsrc, dev_in_size);
-		if (n < 0) {
-			lib_error(VERB, n, "frame %lld", in->done);
-			goto out;
+			media_copy_lines(&dev_in, &file_in);
+			n = m2m_convert(dev, ddst, dev_out_size, dsrc,
+					dev_in_size);
+			if (n < 0) {
+				lib_error(VERB, n, "frame %lld", in->done);
+				goto out;
+			}
+			media_copy_lines(&file_out, &dev_out);
 		}
-		media_relayout(dst, &out->fmt, ddst, device_out);
 		if (media_write(out, dst) < 0)
 			goto out;
 		if (show_progress && (in->frames > 1 || in->done > 1))
@@ -565,24 +661,39 @@ int cmd_convert(int argc, char **argv)
 	if (job.to && media_check_output(out.kind, job.out, job.to))
 		return EXIT_USAGE;
 
+	ret = EXIT_FAILED;
 	if (media_open_input(&in, job.in))
 		goto fail;
 	to = job.to ? job.to : default_to(out.kind, job.out, in.fmt.fourcc);
+	if ((in.fmt.field != V4L2_FIELD_NONE || job.deinterlace) &&
+	    fields_uneven(in.fmt.fourcc, in.fmt.width, in.fmt.height)) {
+		failure(VERB, "%s: interlaced %s %ux%u: " WHOLE_FIELDS, job.in,
+			m2m_fourcc_to_name(in.fmt.fourcc), in.fmt.width,
+			in.fmt.height);
+		goto fail;
+	}
+	device_in = in.fmt;
+	job.fields = 1;
+	if (in.fmt.field != V4L2_FIELD_NONE && !job.deinterlace) {
+		ret = keep_fields(&job, &in, to, &device_in);
+		if (ret)
+			goto fail;
+		ret = EXIT_FAILED;
+	}
 	dev = open_device(VERB, job.device);
 	if (!dev)
 		goto fail;
-	device_in = in.fmt;
 	if (set_controls(dev, &job) ||
-	    set_up(dev, &job, &device_in, &device_out, to, out.kind))
+	    set_up(dev, &job, &device_in, &device_out, to))
 		goto fail;
 	/* The file holds frames in libm2m's own layout. */
 	m2m_format_init(&file_out, device_out.fourcc, device_out.width,
-			device_out.height);
-	file_out.field = device_out.field;
+			device_out.height * job.fields);
+	file_out.field = job.fields == 2 ? in.fmt.field : device_out.field;
 	file_out.quantization = device_out.quantization;
 	if (media_open_output(&out, job.out, &file_out, &in))
 		goto fail;
-	ret = run(dev, &in, &out, &device_in, &device_out,
+	ret = run(dev, &in, &out, &device_in, &device_out, job.fields,
 		  !job.quiet && isatty(STDERR_FILENO));
 	m2m_close(dev);
 	media_close(&in);
@@ -593,5 +704,5 @@ fail:
 	m2m_close(dev);
 	media_close(&in);
 	media_close(&out);
-	return EXIT_FAILED;
+	return ret;
 }

@@ -5,7 +5,8 @@
  * Y4M (YUV4MPEG2, as FFmpeg's yuv4mpegpipe writes it) and PNM hold
  * planes tightly packed; libm2m's frames may pad a line (YUV420 at an odd
  * width), so frames go through tight_copy(), which walks
- * m2m_format_planes(): the library's layout is never restated here.
+ * m2m_format_planes(), as media_copy_lines() does: the library's layout
+ * is never restated here.
  */
 #include <errno.h>
 #include <png.h>
@@ -20,10 +21,19 @@
 
 #define VERB "convert"
 
-/* Y4M's colour spaces (the C tag) and libm2m's formats for them. */
+/*
+ * Y4M's colour spaces (the C tag) and libm2m's formats for them; the first
+ * for a format is what is written. A 4:2:0 tag also says where chroma
+ * sits, as FFmpeg reads it: 420mpeg2 co-sited with even luma columns and
+ * between two rows (FFmpeg's "left"), 420jpeg and plain 420 centred
+ * ("center"), 420paldv on even columns and rows ("topleft"). V4L2 and
+ * libm2m have no way to say it and the engine takes every 4:2:0 frame as
+ * MPEG-2 sited (docs/engine.md), so each is converted as 420mpeg2, and
+ * results are written as 420mpeg2.
+ */
 static const struct { const char *tag; const char *format; } y4m_tags[] = {
-	{ "420jpeg", "YUV420" }, /* the first for a format is what we write */
 	{ "420mpeg2", "YUV420" },
+	{ "420jpeg", "YUV420" },
 	{ "420paldv", "YUV420" },
 	{ "420", "YUV420" },
 	{ "422", "YUV422P" },
@@ -50,21 +60,34 @@ enum media_kind media_kind_of(const char *path)
 	return MEDIA_RAW;
 }
 
+/* Where a colour plane starts in a frame of libm2m's layout: its memory
+ * plane's, after the memory planes before it, then its offset there. */
+static size_t plane_start(const struct m2m_format *fmt,
+			  const struct m2m_plane_layout *pl)
+{
+	size_t start = pl->offset;
+
+	for (uint32_t i = 0; i < pl->memory_plane; i++)
+		start += fmt->plane_size[i];
+	return start;
+}
+
+static size_t row_bytes(const struct m2m_plane_layout *pl)
+{
+	return (size_t)pl->width * pl->channels * pl->sample_bytes;
+}
+
 /* Copy a frame between libm2m's layout and tightly packed planes. */
 static size_t tight_copy(uint8_t *frame, const struct m2m_format *fmt,
 			 uint8_t *tight, int to_frame)
 {
 	struct m2m_plane_layout pl[M2M_MAX_PLANES];
-	size_t plane_base[M2M_MAX_PLANES + 1] = { 0 }, pos = 0;
 	int n = m2m_format_planes(pl, fmt);
+	size_t pos = 0;
 
-	for (uint32_t i = 0; i < fmt->num_planes; i++)
-		plane_base[i + 1] = plane_base[i] + fmt->plane_size[i];
 	for (int p = 0; p < n; p++) {
-		size_t row = (size_t)pl[p].width * pl[p].channels *
-			     pl[p].sample_bytes;
-		uint8_t *line = frame + plane_base[pl[p].memory_plane] +
-				pl[p].offset;
+		size_t row = row_bytes(&pl[p]);
+		uint8_t *line = frame + plane_start(fmt, &pl[p]);
 
 		for (uint32_t y = 0; y < pl[p].height; y++) {
 			if (to_frame)
@@ -85,21 +108,32 @@ static size_t tight_size(const struct m2m_format *fmt)
 	size_t size = 0;
 
 	for (int p = 0; p < n; p++)
-		size += (size_t)pl[p].width * pl[p].channels *
-			pl[p].sample_bytes * pl[p].height;
+		size += row_bytes(&pl[p]) * pl[p].height;
 	return size;
 }
 
-void media_relayout(void *dst, const struct m2m_format *dst_fmt,
-		    const void *src, const struct m2m_format *src_fmt)
+void media_copy_lines(const struct frame_lines *dst,
+		      const struct frame_lines *src)
 {
-	uint8_t *tight = malloc(tight_size(src_fmt));
+	struct m2m_plane_layout dpl[M2M_MAX_PLANES], spl[M2M_MAX_PLANES];
+	int n = m2m_format_planes(dpl, dst->fmt);
 
-	if (!tight)
-		abort();
-	tight_copy((uint8_t *)src, src_fmt, tight, 0);
-	tight_copy(dst, dst_fmt, tight, 1);
-	free(tight);
+	m2m_format_planes(spl, src->fmt);
+	for (int p = 0; p < n; p++) {
+		uint32_t lines = dpl[p].height / dst->step;
+		size_t dpitch = (size_t)dpl[p].bytesperline * dst->step;
+		size_t spitch = (size_t)spl[p].bytesperline * src->step;
+		uint8_t *d = (uint8_t *)dst->data + plane_start(dst->fmt, &dpl[p]) +
+			     (size_t)dpl[p].bytesperline * dst->first;
+		const uint8_t *s = (const uint8_t *)src->data +
+				   plane_start(src->fmt, &spl[p]) +
+				   (size_t)spl[p].bytesperline * src->first;
+
+		if (spl[p].height / src->step < lines)
+			lines = spl[p].height / src->step;
+		for (uint32_t y = 0; y < lines; y++, d += dpitch, s += spitch)
+			memcpy(d, s, row_bytes(&dpl[p]));
+	}
 }
 
 static FILE *open_file(const char *path, int output)

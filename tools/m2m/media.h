@@ -58,10 +58,22 @@ int media_open_output(struct media *m, const char *path,
 /* Write one frame: 0 or prints one line and returns -1. */
 int media_write(struct media *m, const void *buf);
 
-/* Copy a frame between two layouts of one format and size (a file's and
- * a device's, whose pitches may differ). */
-void media_relayout(void *dst, const struct m2m_format *dst_fmt,
-		    const void *src, const struct m2m_format *src_fmt);
+/*
+ * Lines of a frame in libm2m's layout: every step-th from first, in each
+ * plane (step 1, first 0: all of them; step 2, first 0 or 1: the top or
+ * the bottom field of an interlaced frame).
+ */
+struct frame_lines {
+	void *data;
+	const struct m2m_format *fmt;
+	unsigned int step, first;
+};
+
+/* Copy src's lines to dst's, as many as both have, between two layouts of
+ * one format and width: a file's and a device's, whose pitches may
+ * differ, or a frame and one of its fields. */
+void media_copy_lines(const struct frame_lines *dst,
+		      const struct frame_lines *src);
 
 /* Close; 0 or prints one line and returns -1 (a write that failed). */
 int media_close(struct media *m);
