@@ -201,29 +201,27 @@ transpose8x4(uint64_t x[8][4])
 #endif
 
 /*
- * Fill the tile with destination rows [first, first + count) of a quarter
- * turn: tile row t, pixel i is source column col(t), row y0 + i * di_y.
+ * count rows of a quarter turn's tile, pitch bytes apart, from a run of
+ * count bytes in each of n source rows: the run of row i is at s + i *
+ * step, and tile row t, byte i is its byte t (forwards) or count - 1 - t.
+ * Whole blocks of eight bytes of eight rows are transposed at once.
  */
 static inline __attribute__((always_inline)) void
-fill_tile_way(const struct hqv_job *job, uint8_t *restrict tile, size_t pitch,
-	      uint32_t first, uint32_t count, const bool forwards)
+turn_bytes_way(const uint8_t *restrict s, ptrdiff_t step, size_t n,
+	       uint8_t *restrict tile, size_t pitch, uint32_t count,
+	       const bool forwards)
 {
-	const struct hqv_plan *p = &job->plan;
-	size_t n = job->dst.width, i = 0, t;
-	ptrdiff_t step = (ptrdiff_t)p->di_y * job->src.bytesperline[0];
-	/* The leftmost source column the tile holds. */
-	int32_t left = forwards ? p->x0 + (int32_t)first :
-				     p->x0 - (int32_t)first - (int32_t)(count - 1);
-	const uint8_t *s = hqv_row(&job->src, 0, p->y0) + left;
+	size_t i = 0, t, col, blocks = 0;
 
 #if HAVE_TRANSPOSE8
-	if (count == TILE_ROWS) {
+	blocks = count & ~7u;
+	if (blocks) {
 		/* Four blocks of eight source rows, one after another. */
 		for (; i + 32 <= n; i += 32) {
 			const uint8_t *row = s + (ptrdiff_t)i * step;
 			unsigned int h, r, c, l;
 
-			for (h = 0; h < TILE_ROWS; h += 8) {
+			for (h = 0; h < blocks; h += 8) {
 				uint64_t x[8][4];
 
 				for (r = 0; r < 8; r++)
@@ -234,7 +232,7 @@ fill_tile_way(const struct hqv_job *job, uint8_t *restrict tile, size_t pitch,
 				transpose8x4(x);
 				for (c = 0; c < 8; c++) {
 					t = forwards ? h + c :
-						       TILE_ROWS - 1 - h - c;
+						       count - 1 - h - c;
 					for (l = 0; l < 4; l++)
 						memcpy(tile + t * pitch + i +
 						       8 * l, &x[c][l], 8);
@@ -244,40 +242,60 @@ fill_tile_way(const struct hqv_job *job, uint8_t *restrict tile, size_t pitch,
 		for (; i + 8 <= n; i += 8) {
 			unsigned int h, r, c;
 
-			for (h = 0; h < TILE_ROWS; h += 8) {
+			for (h = 0; h < blocks; h += 8) {
 				uint64_t x[8];
 
 				for (r = 0; r < 8; r++)
-					memcpy(&x[r], s + (ptrdiff_t)(i + r) * step + h, 8);
+					memcpy(&x[r], s + (ptrdiff_t)(i + r) *
+					       step + h, 8);
 				transpose8(x);
 				for (c = 0; c < 8; c++) {
-					t = forwards ? h + c : TILE_ROWS - 1 - h - c;
+					t = forwards ? h + c :
+						       count - 1 - h - c;
 					memcpy(tile + t * pitch + i, &x[c], 8);
 				}
 			}
 		}
 	}
 #endif
-	/* What the blocks leave: the last rows, a narrow tile. */
-	for (t = 0; t < count; t++) {
-		size_t col = forwards ? t : count - 1 - t;
+	/* What the blocks leave: the last rows, the run's last bytes. */
+	for (col = 0; col < count; col++) {
 		size_t k;
 
-		for (k = i; k < n; k++)
-			tile[t * pitch + k] =
-				s[(ptrdiff_t)k * step + (ptrdiff_t)col];
+		t = forwards ? col : count - 1 - col;
+		for (k = col < blocks ? i : 0; k < n; k++)
+			tile[t * pitch + k] = s[(ptrdiff_t)k * step +
+						(ptrdiff_t)col];
 	}
 }
 
 /* One function per direction across the source. */
-static HQV_ROW_CLONES void
-fill_tile(const struct hqv_job *job, uint8_t *restrict tile, size_t pitch,
-	  uint32_t first, uint32_t count)
+HQV_ROW_CLONES
+void hqv_turn_bytes(const uint8_t *s, ptrdiff_t step, size_t n, uint8_t *tile,
+		    size_t pitch, uint32_t count, bool forwards)
 {
-	if (job->plan.dj_x > 0)
-		fill_tile_way(job, tile, pitch, first, count, true);
+	if (forwards)
+		turn_bytes_way(s, step, n, tile, pitch, count, true);
 	else
-		fill_tile_way(job, tile, pitch, first, count, false);
+		turn_bytes_way(s, step, n, tile, pitch, count, false);
+}
+
+/*
+ * Fill the tile with destination rows [first, first + count) of a quarter
+ * turn: tile row t, pixel i is source column col(t), row y0 + i * di_y.
+ */
+static void fill_tile(const struct hqv_job *job, uint8_t *tile, size_t pitch,
+		      uint32_t first, uint32_t count)
+{
+	const struct hqv_plan *p = &job->plan;
+	bool forwards = p->dj_x > 0;
+	/* The leftmost source column the tile holds. */
+	int32_t left = forwards ? p->x0 + (int32_t)first :
+				  p->x0 - (int32_t)first - (int32_t)(count - 1);
+
+	hqv_turn_bytes(hqv_row(&job->src, 0, p->y0) + left,
+		       (ptrdiff_t)p->di_y * job->src.bytesperline[0],
+		       job->dst.width, tile, pitch, count, forwards);
 }
 
 /* Destination luma rows y and y + 1 of the reoriented source. */
@@ -901,29 +919,13 @@ static hqv_direct_fn *turn_rgb_find(const struct hqv_job *job, size_t *scratch)
 	return ob == 3 ? turn_rgb43 : turn_rgb44;
 }
 
-/* Whether the job reorients the whole source into the whole destination. */
-static bool whole_images(const struct hqv_job *job)
-{
-	const struct hqv_plan *p = &job->plan;
-
-	return job->src.field == HQV_FIELD_NONE &&
-	       job->crop.left == 0 && job->crop.top == 0 &&
-	       job->crop.width == job->src.width &&
-	       job->crop.height == job->src.height &&
-	       job->compose.left == 0 && job->compose.top == 0 &&
-	       job->compose.width == job->dst.width &&
-	       job->compose.height == job->dst.height &&
-	       p->oriented_width == job->dst.width &&
-	       p->oriented_height == job->dst.height;
-}
-
 hqv_direct_fn *hqv_direct_turn_find(const struct hqv_job *job, size_t *scratch)
 {
 	const struct hqv_format *s = job->src.fmt, *d = job->dst.fmt;
 	bool s_luma = s->family == HQV_FAMILY_GREY || planar_420(s);
 
 	*scratch = 0;
-	if (!whole_images(job) || !job->plan.identity)
+	if (!hqv_job_oriented_whole(job) || !job->plan.identity)
 		return NULL;
 	if (s->family == HQV_FAMILY_RGB && d->family == HQV_FAMILY_RGB)
 		return turn_rgb_find(job, scratch);

@@ -374,13 +374,9 @@ chroma_ds(const uint8_t *restrict a, const uint8_t *restrict b, size_t count,
 	}
 }
 
-/*
- * Chroma d of source row y for every pixel, and where its lumas are, one
- * byte apart: in the source, or picked out of a packed row into lbuf.
- */
-static HQV_ROW_CLONES void
-yuv_ds(const struct hqv_job *job, uint32_t y, uint8_t *restrict lbuf,
-       uint16_t *u, int16_t *dcb, int16_t *dcr, const uint8_t **lumas)
+HQV_ROW_CLONES
+void hqv_yuv_ds(const struct hqv_job *job, uint32_t y, uint8_t *restrict lbuf,
+		uint16_t *u, int16_t *dcb, int16_t *dcr, const uint8_t **lumas)
 {
 	const size_t w = job->src.width;
 	const bool half = job->src.fmt->hsub == 2;
@@ -528,12 +524,27 @@ rgb32_to_24(const uint8_t *restrict in, uint8_t *restrict out, size_t w)
 	}
 }
 
+/* Every output of Y'CbCr to R'G'B' is a code value. */
+static const bool yuv_to_rgb_codes[3] = { true, true, true };
+
+bool hqv_yuv_rgb_prepare(const struct hqv_job *job, struct hqv_yuv_rgb *k)
+{
+	const struct hqv_format *d = job->dst.fmt;
+	const uint8_t order[3] = { d->order[0], d->order[1], d->order[2] };
+	struct hqv_color16 c;
+
+	if (!color16_init(&job->plan, &c, yuv_to_rgb_codes))
+		return false;
+	hqv_yuv_rgb_init(k, d->bytes_per_group[0], &c, order,
+			 hqv_format_has_alpha(d) ? job->alpha : 0xff);
+	return true;
+}
+
 static inline __attribute__((always_inline)) void
 yuv_to_rgb_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 		const size_t bpp, const size_t o_r, const size_t o_g,
 		const size_t o_b)
 {
-	static const bool to_code[3] = { true, true, true };
 	const uint32_t w = job->src.width;
 	const size_t stride = row_stride(w);
 	const uint8_t extra = hqv_format_has_alpha(job->dst.fmt) ?
@@ -551,7 +562,7 @@ yuv_to_rgb_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 	bool lean;
 
 	/* Checked by yuv_to_rgb_find(). */
-	color16_init(&job->plan, &c, to_code);
+	color16_init(&job->plan, &c, yuv_to_rgb_codes);
 	lean = c.m[1][0] == c.m[0][0] && c.m[2][0] == c.m[0][0] &&
 	       !c.m[0][1] && !c.m[2][2];
 	if (!HQV_SCALAR_ROWS && job->plan.isa != HQV_ISA_C) {
@@ -563,7 +574,7 @@ yuv_to_rgb_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 		uint8_t *out = bpp == 4 ? hqv_row(&job->dst, 0, y + r) : wbuf;
 		const uint8_t *luma;
 
-		yuv_ds(job, y + r, lbuf, u, dcb, dcr, &luma);
+		hqv_yuv_ds(job, y + r, lbuf, u, dcb, dcr, &luma);
 		if (!HQV_SCALAR_ROWS && job->plan.isa != HQV_ISA_C) {
 			struct hqv_row_args a = {
 				.in = { luma, (const uint8_t *)dcb,
@@ -608,11 +619,10 @@ YUV_TO_RGB(yuv_to_rgb_4_321, 4, 3, 2, 1)
 static hqv_direct_fn *yuv_to_rgb_find(const struct hqv_job *job,
 				      size_t *scratch)
 {
-	static const bool to_code[3] = { true, true, true };
 	const struct hqv_format *d = job->dst.fmt;
 	struct hqv_color16 c;
 
-	if (!color16_init(&job->plan, &c, to_code))
+	if (!color16_init(&job->plan, &c, yuv_to_rgb_codes))
 		return NULL;
 	/* Chroma d, sums, packed lumas, 24-bit destinations' 32-bit row. */
 	*scratch = color_lut_bytes(sizeof(struct color_lut_ds)) +
@@ -969,6 +979,19 @@ rgb_to_yuv_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 			 (const uint16_t *const *)cr, tmp);
 }
 
+bool hqv_rgb_yuv_prepare(const struct hqv_job *job, struct hqv_rgb_yuv *k)
+{
+	const struct hqv_format *s = job->src.fmt;
+	const uint8_t order[3] = { s->order[0], s->order[1], s->order[2] };
+	struct hqv_color16 c;
+
+	if (!color16_init(&job->plan, &c, rgb_to_yuv_codes))
+		return false;
+	hqv_rgb_yuv_init(k, s->bytes_per_group[0], &c, order);
+	k->chroma = job->dst.fmt->family != HQV_FAMILY_GREY;
+	return true;
+}
+
 /* Named by the source's bytes per pixel and bytes of R, G and B. */
 #define RGB_TO_YUV(name, bpp, o_r, o_g, o_b)				\
 static HQV_ROW_CLONES void name(const struct hqv_job *job,		\
@@ -1026,6 +1049,21 @@ bool hqv_job_whole(const struct hqv_job *job)
 	       job->src.height == job->dst.height;
 }
 
+bool hqv_job_oriented_whole(const struct hqv_job *job)
+{
+	const struct hqv_plan *p = &job->plan;
+
+	return job->src.field == HQV_FIELD_NONE &&
+	       job->crop.left == 0 && job->crop.top == 0 &&
+	       job->crop.width == job->src.width &&
+	       job->crop.height == job->src.height &&
+	       job->compose.left == 0 && job->compose.top == 0 &&
+	       job->compose.width == job->dst.width &&
+	       job->compose.height == job->dst.height &&
+	       p->oriented_width == job->dst.width &&
+	       p->oriented_height == job->dst.height;
+}
+
 static bool in_place(const struct hqv_job *job)
 {
 	return job->src.field == HQV_FIELD_NONE &&
@@ -1033,7 +1071,8 @@ static bool in_place(const struct hqv_job *job)
 	       hqv_job_whole(job);
 }
 
-hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch)
+hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch,
+			       uint32_t *band_least)
 {
 	hqv_direct_fn *fn;
 
@@ -1042,7 +1081,7 @@ hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch)
 		return hqv_direct_place_find(job, scratch);
 	fn = hqv_direct_turn_find(job, scratch);
 	if (!fn)
-		fn = hqv_direct_flip_find(job, scratch);
+		fn = hqv_direct_orient_find(job, scratch, band_least);
 	return fn ? fn : hqv_direct_scale_find(job, scratch);
 }
 

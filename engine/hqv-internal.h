@@ -123,9 +123,11 @@ void hqv_scale_line(const struct hqv_job *job, const struct hqv_line *in,
  * A direct row function: destination rows y and y + 1 straight from the
  * source, for jobs that only repack samples (hqv-direct.c); NULL when the
  * job needs the general pipeline. *scratch is set to the bytes of scratch
- * memory the function needs per band.
+ * memory the function needs per band; *band_least raised to the rows its
+ * tiles take, when a band should hold more.
  */
-hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch);
+hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch,
+			       uint32_t *band_least);
 
 /*
  * Whether a job reads the whole source and writes the whole destination,
@@ -134,10 +136,39 @@ hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch);
 bool hqv_job_whole(const struct hqv_job *job);
 
 /*
+ * Whether a progressive job turns or flips the whole source into the
+ * whole destination, of the oriented size (no crop, compose or scaling).
+ */
+bool hqv_job_oriented_whole(const struct hqv_job *job);
+
+/*
  * Whether the direct row of a job's formats and colours, with every pixel
  * in its place, copies the bytes of each plane's lines.
  */
 bool hqv_direct_copies(const struct hqv_job *job);
+
+/*
+ * Lumas and chroma inputs d (docs/engine.md, Precision) of every pixel of
+ * source row y of a job from Y'CbCr to R'G'B', chroma interpolated as the
+ * pipeline does: *lumas points at them, one byte apart, in the source or,
+ * for packed 4:2:2, in lbuf (width bytes); dcb and dcr get width + 1 d
+ * (an odd width's last pair writes one past), u the chroma count + 1
+ * sums (hqv-direct.c).
+ */
+void hqv_yuv_ds(const struct hqv_job *job, uint32_t y, uint8_t *lbuf,
+		uint16_t *u, int16_t *dcb, int16_t *dcr, const uint8_t **lumas);
+
+/*
+ * The constants of a job's Y'CbCr to R'G'B' row functions (struct
+ * hqv_yuv_rgb): false when its matrix does not fit their 16-bit steps.
+ */
+bool hqv_yuv_rgb_prepare(const struct hqv_job *job, struct hqv_yuv_rgb *k);
+
+/*
+ * The same for a job from 24- or 32-bit R'G'B' to Y'CbCr (struct
+ * hqv_rgb_yuv: luma codes alone for GREY), add and clamp false.
+ */
+bool hqv_rgb_yuv_prepare(const struct hqv_job *job, struct hqv_rgb_yuv *k);
 
 /*
  * The byte map of a job from 24- or 32-bit R'G'B' to 24- or 32-bit R'G'B'
@@ -177,18 +208,29 @@ struct hqv_band {
 
 /*
  * Direct rows for jobs that move pixels, tried in this order: turns and
- * flips of the whole image (hqv-direct-turn.c), flips of sources without
- * chroma subsampling (hqv-direct-flip.c), then, through
- * hqv_direct_scale_find(), bilinear scaling with a crop
- * (hqv-direct-scale.c) and blend deinterlacing (hqv-direct-deint.c); each
- * as hqv_direct_find().
+ * flips of the whole image that keep its colours (hqv-direct-turn.c),
+ * turns and flips of the whole image that convert it, each pixel's
+ * samples moved and then the direct row in place run on them
+ * (hqv-direct-orient.c), then, through hqv_direct_scale_find(), bilinear
+ * scaling with a crop (hqv-direct-scale.c) and blend deinterlacing
+ * (hqv-direct-deint.c); each as hqv_direct_find().
  */
 hqv_direct_fn *hqv_direct_turn_find(const struct hqv_job *job, size_t *scratch);
-hqv_direct_fn *hqv_direct_flip_find(const struct hqv_job *job, size_t *scratch);
+hqv_direct_fn *hqv_direct_orient_find(const struct hqv_job *job,
+				      size_t *scratch, uint32_t *band_least);
 hqv_direct_fn *hqv_direct_scale_find(const struct hqv_job *job,
 				     size_t *scratch);
 hqv_direct_fn *hqv_direct_deint_find(const struct hqv_job *job,
 				     size_t *scratch);
+
+/*
+ * count rows of a quarter turn's tile, pitch bytes apart, from a run of
+ * count bytes in each of n source rows: row i's run is at s + i * step,
+ * and tile row t, byte i is the run's byte t (forwards) or count - 1 - t
+ * (hqv-direct-turn.c).
+ */
+void hqv_turn_bytes(const uint8_t *s, ptrdiff_t step, size_t n, uint8_t *tile,
+		    size_t pitch, uint32_t count, bool forwards);
 
 /* Memory row `row` of plane p of an image. */
 static inline uint8_t *hqv_row(const struct hqv_image *img, unsigned int p,

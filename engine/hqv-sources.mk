@@ -6,7 +6,7 @@
 # swaps .o for .c.
 #
 # hqv-core: the pipeline and the C rows, plain C, built everywhere.
-hqv-core := hqv.o hqv-color.o hqv-deint.o hqv-direct.o hqv-direct-deint.o hqv-direct-flip.o hqv-direct-scale.o hqv-direct-turn.o hqv-format.o hqv-pack.o hqv-rows.o hqv-scale.o
+hqv-core := hqv.o hqv-color.o hqv-deint.o hqv-direct.o hqv-direct-deint.o hqv-direct-orient.o hqv-direct-scale.o hqv-direct-turn.o hqv-format.o hqv-pack.o hqv-rows.o hqv-scale.o
 # hqv-v4l2: vhqv's V4L2 semantics, called by the ioctls of vhqv and of
 # libm2m's in-process device.
 hqv-v4l2 := hqv-v4l2.o

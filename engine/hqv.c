@@ -328,7 +328,9 @@ int hqv_job_prepare(struct hqv_job *job)
 		return ret;
 	plan_chroma_copy(job);
 	plan->isa = hqv_isa_best();
-	plan->direct = hqv_direct_find(job, &direct_scratch);
+	plan->band_least = job->rotation % 180 ? HQV_TILE_ROWS : 2;
+	plan->direct = hqv_direct_find(job, &direct_scratch,
+				       &plan->band_least);
 	plan->scratch_size = (HQV_TMP_LINES + 1) * line_bytes(job->src.width) +
 			     line_bytes(tile_width(job)) +
 			     line_bytes(plan->oriented_width) +
@@ -355,8 +357,9 @@ uint32_t hqv_band_rows(const struct hqv_job *job)
 	uint32_t per_row = (job_pixels(job) + job->dst.height - 1) /
 			   job->dst.height;
 	uint32_t rows = (HQV_BAND_PIXELS / per_row) & ~1u;
+	uint32_t least = job->plan.band_least > 2 ? job->plan.band_least : 2;
 
-	return rows < 2 ? 2 : rows;
+	return rows < least ? least : rows;
 }
 
 unsigned int hqv_job_threads(const struct hqv_job *job, uint32_t bands,

@@ -147,6 +147,11 @@ struct hqv_plan {
 	/* Channels carried through: 3, or 4 when the destination has alpha. */
 	uint32_t channels;
 	size_t scratch_size;
+	/*
+	 * The fewest rows a band holds (hqv_band_rows()): 2, or for quarter
+	 * turns, which read a tile of source columns at a time, the tile's.
+	 */
+	uint32_t band_least;
 	/* The instruction set of the direct rows' row functions (enum
 	 * hqv_isa, engine/hqv-rows.h): the CPU's best. */
 	uint8_t isa;
@@ -219,7 +224,9 @@ void hqv_job_run(const struct hqv_job *job, void *scratch, uint32_t y0,
  * How a prepared job's frame is split for threads (the in-process
  * device's pool, vhqv's workers): bands of about HQV_BAND_PIXELS pixels
  * of the job's size, the larger of its source's and its result's, in row
- * pairs, and one thread for each HQV_PIXELS_PER_THREAD of it, so that a
+ * pairs (a quarter turn's bands at least its tile's rows: each band
+ * reads its tiles afresh), and one thread for each HQV_PIXELS_PER_THREAD
+ * of it, so that a
  * thread is woken only for work that outweighs its wake-up (tens of
  * microseconds when its core sleeps). A band is small enough that two
  * threads' shares of a 1080p frame differ by a band in 32, and a small
@@ -228,7 +235,7 @@ void hqv_job_run(const struct hqv_job *job, void *scratch, uint32_t y0,
 #define HQV_BAND_PIXELS		(64u * 1024)
 #define HQV_PIXELS_PER_THREAD	(256u * 1024)
 
-/* Rows of a band: even, at least 2. */
+/* Rows of a band: even, at least 2 (plan.band_least). */
 uint32_t hqv_band_rows(const struct hqv_job *job);
 /* Threads worth the job: from 1 to the fewest of its bands and max. */
 unsigned int hqv_job_threads(const struct hqv_job *job, uint32_t bands,

@@ -110,7 +110,7 @@ static const struct direct_case cases[] = {
 	PLAIN("RGBA32", "ARGB32", 45, 7),
 	PLAIN("BGRX32", "RGBA32", 45, 7),
 	PLAIN("ARGB32", "BGRX32", 3, 3),
-	/* Turns and flips of the whole image (hqv-direct-turn.c). */
+	/* Turns and flips of the whole image, colours kept (hqv-direct-turn.c). */
 	TURNS("RGB24", "RGB24", 38, 12),
 	TURNS("RGB24", "BGR24", 45, 7),
 	TURNS("XBGR32", "XBGR32", 38, 12),
@@ -140,7 +140,55 @@ static const struct direct_case cases[] = {
 	{ "NV12", "YUV420", 38, 12, .rotation = 270, .scaler =
 	  HQV_SCALER_BILINEAR },
 	/*
-	 * Flips of sources without chroma subsampling (hqv-direct-flip.c):
+	 * Turns that convert sources without chroma subsampling
+	 * (hqv-direct-orient.c): each layout and chroma subsampling
+	 * written, R'G'B' from 4:4:4, copies of 2-byte pixels; sources
+	 * taller than a tile (84 rows) and than a band (BAND_ROWS).
+	 */
+	TURNS("RGB24", "NV12", 38, 12),
+	TURNS("RGB24", "YUV420", 38, 84),
+	TURNS("BGR24", "GREY", 38, 12),
+	TURNS("RGB24", "YUYV", 38, 12),
+	TURNS("XRGB32", "NV21", 38, 12),
+	TURNS("ABGR32", "YUV420M", 38, 84),
+	TURNS("RGBA32", "NV24", 38, 12),
+	TURNS("BGR24", "NV16", 38, 12),
+	TURNS("XBGR32", "GREY", 1920, 16),
+	TURNS("RGB24", "NV12", 1920, 16),
+	TURNS("NV24", "RGB24", 38, 12),
+	TURNS("YUV444M", "BGRA32", 38, 84),
+	TURNS("NV24", "NV24", 38, 12),
+	TURNS("RGB565", "RGB565", 38, 12),
+	/*
+	 * Turns from Y'CbCr with subsampled chroma to R'G'B'
+	 * (hqv-direct-orient.c): each source layout, each chroma
+	 * subsampling, 24- and 32-bit byte orders, and alpha.
+	 */
+	TURNS("NV12", "RGB24", 38, 12),
+	TURNS("NV21", "XBGR32", 38, 84),
+	TURNS("YUV420", "BGR24", 38, 12),
+	TURNS("YVU420M", "ARGB32", 38, 12),
+	TURNS("NV12M", "RGBA32", 38, 12),
+	TURNS("YUYV", "RGB24", 38, 12),
+	TURNS("UYVY", "XRGB32", 38, 84),
+	TURNS("YVYU", "BGRX32", 38, 12),
+	TURNS("VYUY", "ABGR32", 38, 12),
+	TURNS("NV16", "RGB24", 38, 12),
+	TURNS("NV61", "XBGR32", 38, 12),
+	TURNS("YUV422P", "BGR24", 38, 84),
+	TURNS("NV12", "XRGB32", 1920, 16),
+	TURNS("YUYV", "RGB24", 1920, 16),
+	{ "NV12", "XBGR32", 38, 12, .rotation = 90,
+	  .procamp = { 20, 60, 90, 33 } },
+	{ "YUYV", "RGB24", 38, 12, .rotation = 270, .vflip = true,
+	  .procamp = { -30, 127, 127, -150 } },
+	{ "RGB24", "NV12", 38, 12, .rotation = 90,
+	  .procamp = { 40, 127, 127, 45 } },
+	{ "XRGB32", "YUV420", 38, 12, .rotation = 270, .hflip = true,
+	  .dst_colour = true, .dst_encoding = HQV_ENC_BT709,
+	  .dst_quantization = HQV_QUANT_FULL },
+	/*
+	 * Flips of sources without chroma subsampling (hqv-direct-orient.c):
 	 * every bytes-per-pixel of a plane, 4:2:0, 4:2:2 and 4:4:4 chroma
 	 * written, R'G'B' from 4:4:4.
 	 */
@@ -346,6 +394,22 @@ static const struct direct_case cases[] = {
 	FLIPS("ARGB32", "ARGB32", 3, 3),
 	TURNS("GREY", "GREY", 45, 27),
 	TURNS("GREY", "GREY", 37, 85),
+	TURNS("RGB24", "NV12", 45, 27),
+	TURNS("BGR24", "YUV420", 27, 45),
+	TURNS("RGB24", "YUYV", 45, 27),
+	TURNS("XRGB32", "NV16", 45, 27),
+	TURNS("RGB24", "GREY", 1, 3),
+	TURNS("RGB24", "YUV420", 3, 1921),
+	TURNS("NV24", "XBGR32", 45, 27),
+	TURNS("YUV444M", "RGB24", 45, 27),
+	TURNS("NV12", "RGB24", 45, 27),
+	TURNS("YUV420", "XBGR32", 27, 45),
+	TURNS("YUYV", "BGR24", 45, 27),
+	TURNS("UYVY", "ARGB32", 3, 3),
+	TURNS("NV16", "XRGB32", 45, 27),
+	TURNS("YUV422P", "RGB24", 1, 3),
+	TURNS("NV21", "RGB24", 1921, 5),
+	TURNS("YVYU", "XBGR32", 5, 1921),
 	TURNS("NV12", "GREY", 45, 27),
 	TURNS("YUV420M", "GREY", 1, 3),
 	SCALE("YUV420", 45, 27, 31, 17),

@@ -711,3 +711,39 @@ Test(split, bands_follow_pixels_and_threads_follow_work)
 			     cases[i].what, threads);
 	}
 }
+
+/*
+ * A quarter turn's rows are source columns, read a tile of columns at a
+ * time, afresh in each band: its bands hold a tile at least (the
+ * pipeline's and the direct rows' 16, R'G'B' to GREY's 32), however wide.
+ */
+Test(split, quarter_turns_bands_hold_a_tile)
+{
+	static const struct {
+		const char *from, *to;
+		uint32_t rotation, rows;
+	} cases[] = {
+		{ "RGB24", "NV12", 0, 8 },
+		{ "RGB24", "NV12", 180, 8 },
+		{ "RGB24", "NV12", 90, 16 },
+		{ "NV12", "NV12", 270, 16 },
+		{ "RGB24", "GREY", 90, 32 },
+	};
+
+	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool turned = cases[i].rotation % 180;
+		struct hqv_job job = { .rotation = cases[i].rotation };
+		uint32_t rows;
+
+		/* Each destination row 8192 pixels: 8 rows in 64K. */
+		image_alloc(&job.src, cases[i].from, turned ? 64 : 8192,
+			    turned ? 8192 : 64, 0);
+		image_alloc(&job.dst, cases[i].to, 8192, 64, 0);
+		cr_assert_eq(hqv_job_prepare(&job), 0);
+		rows = hqv_band_rows(&job);
+		cr_assert_eq(rows, cases[i].rows, "%s to %s turned %u: %u rows",
+			     cases[i].from, cases[i].to, cases[i].rotation,
+			     rows);
+		job_free(&job);
+	}
+}
