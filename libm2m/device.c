@@ -94,9 +94,7 @@ int m2m_poll_device(struct m2m_device *dev, short events, int timeout_ms,
 
 	if (lock == M2M_WAIT_UNLOCKED)
 		pthread_mutex_unlock(&dev->lock);
-	do
-		n = dev->tp->poll(dev->fd, events, &revents, timeout_ms);
-	while (n < 0 && errno == EINTR);
+	n = dev->tp->poll(dev->fd, events, &revents, timeout_ms);
 	err = errno;
 	if (lock == M2M_WAIT_UNLOCKED)
 		pthread_mutex_lock(&dev->lock);
@@ -104,6 +102,10 @@ int m2m_poll_device(struct m2m_device *dev, short events, int timeout_ms,
 	if ((n < 0 && err == ECANCELED) || m2m_handle_closing(&dev->handle))
 		return m2m_error(EINVAL, "poll on %s: the device handle was "
 				 "closed by another thread", dev->info.path);
+	if (n < 0 && err == EINTR)
+		return m2m_error(EINTR, "poll on %s: interrupted by a signal "
+				 "that asks the process to stop; the frame "
+				 "being made was abandoned", dev->info.path);
 	if (n < 0)
 		return m2m_error(err, "poll on %s: %s", dev->info.path,
 				 strerror(err));

@@ -133,13 +133,18 @@ static int node_wake_fd(int fd)
 	return wake_fd;
 }
 
+/* A signal's handler does not end the wait: the node's frame goes on. */
 static int node_poll(int fd, short events, short *revents, int timeout_ms)
 {
 	struct pollfd pfd[2] = {
 		{ .fd = fd, .events = events },
 		{ .fd = node_wake_fd(fd), .events = POLLIN },
 	};
-	int n = poll(pfd, 2, timeout_ms);
+	int n;
+
+	do
+		n = poll(pfd, 2, timeout_ms);
+	while (n < 0 && errno == EINTR);
 
 	if (n > 0 && pfd[1].revents) {
 		errno = ECANCELED;

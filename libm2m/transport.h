@@ -35,13 +35,18 @@ struct m2m_transport {
 	int (*munmap)(void *start, size_t length);
 	/* events: POLLIN | POLLOUT | POLLPRI; returns 1 with *revents set,
 	 * 0 on timeout (timeout_ms < 0 waits forever), -1 with errno;
-	 * -1 with ECANCELED once interrupt(fd) was called. */
+	 * -1 with ECANCELED once interrupt(fd) was called; -1 with EINTR
+	 * when the wait made a frame itself (the in-process device) and a
+	 * signal that asks the process to stop (SIGINT, SIGQUIT, SIGHUP,
+	 * SIGTERM) reached it: the frame was abandoned, its buffers come
+	 * back flagged ERROR. Other signals' handlers do not end it. */
 	int (*poll)(int fd, short events, short *revents, int timeout_ms);
 	/*
 	 * End every poll() on fd, those waiting now and those to come, with
 	 * ECANCELED, until close(fd): another thread is closing the device
 	 * (a close(2) of the fd would leave a poll(2) in progress waiting).
-	 * Safe to call while other threads use fd.
+	 * A frame the device is making is abandoned at its next band (the
+	 * in-process device). Safe to call while other threads use fd.
 	 */
 	int (*interrupt)(int fd);
 	/*

@@ -32,8 +32,9 @@
  *   m2m_dequeue_buffer()) happen without it, so one thread may wait for
  *   CAPTURE while another queues OUTPUT. m2m_close() marks the device
  *   closing: calls made from then on, and calls waiting (for the lock or
- *   for a frame), return -EINVAL at once with a message; it frees the
- *   device once every call in flight has returned. Buffers (struct
+ *   for a frame), return -EINVAL at once with a message (a frame the
+ *   in-process device is making is abandoned at its next band); it frees
+ *   the device once every call in flight has returned. Buffers (struct
  *   m2m_buffer) belong to their device and live until their queue's
  *   buffers are freed (possibly by another thread's call) or the device
  *   is closed; a pointer kept past that is refused, not read. The log
@@ -310,8 +311,19 @@ M2M_EXPORT int m2m_get_fd(struct m2m_device *dev);
  * @param dev          the device
  * @param[out] ready   enum m2m_ready bits; 0 on timeout
  * @param timeout_ms   how long to wait: 0 not at all, -1 forever
+ * The in-process device makes a frame in the thread that waits for it
+ * (this wait, m2m_wait_for(), m2m_dequeue_buffer(), m2m_convert()), in
+ * bands of about 64K pixels. Such a wait ends with -EINTR when a signal
+ * that asks the process to stop (SIGINT, as Ctrl-C sends, SIGQUIT,
+ * SIGHUP, SIGTERM), not blocked in the waiting thread, comes meanwhile:
+ * the frame is abandoned at its next band, its buffers come back flagged
+ * M2M_BUFFER_ERROR, and the signal's handler runs before the call
+ * returns. Other signals' handlers do not end a wait, nor do any on a
+ * device node, whose frames the kernel makes. The library's own threads
+ * keep those signals blocked, so that they reach the application's.
+ *
  * @return 0 (also on timeout, with *ready 0), -EINVAL when another thread
- *         closes the device meanwhile, or a negative errno
+ *         closes the device meanwhile, -EINTR (above), or a negative errno
  */
 M2M_EXPORT int m2m_wait(struct m2m_device *dev, unsigned int *ready,
 			int timeout_ms);
@@ -325,7 +337,7 @@ M2M_EXPORT int m2m_wait(struct m2m_device *dev, unsigned int *ready,
  * @param wanted       enum m2m_ready bits: CAPTURE, OUTPUT, EVENT (IDLE is
  *                     reported with CAPTURE or OUTPUT, as V4L2 does)
  * @param timeout_ms   how long to wait: 0 not at all, -1 forever
- * @return 0 (also on timeout) or a negative errno
+ * @return 0 (also on timeout), -EINTR as m2m_wait(), or a negative errno
  * @code
  * unsigned int ready;
  * m2m_wait_for(dev, &ready, M2M_READY_EVENT, 1000);
@@ -797,8 +809,8 @@ M2M_EXPORT int m2m_queue_buffer(struct m2m_device *dev,
  * @param[out] out  the buffer
  * @return 0, -EAGAIN when none is ready (non-blocking), -EPIPE on CAPTURE
  *         after the LAST buffer (until m2m_restart() or a new stream),
- *         -EINVAL when another thread closes the device meanwhile, or a
- *         negative errno
+ *         -EINVAL when another thread closes the device meanwhile, -EINTR
+ *         as m2m_wait(), or a negative errno
  */
 M2M_EXPORT int m2m_dequeue_buffer(struct m2m_device *dev,
 				  struct m2m_buffer **out,
@@ -851,7 +863,9 @@ M2M_EXPORT int m2m_restart(struct m2m_device *dev);
  * @return the number of bytes written to dst, or a negative errno:
  *         -ENOSPC when dst_size or src_size is too small, -ETIMEDOUT when
  *         the device returns nothing within 5 seconds, -EIO when it
- *         returns the frame with an error
+ *         returns the frame with an error, -EINTR when the in-process
+ *         device abandoned the frame for a signal, as m2m_wait() says
+ *         (Python's Ctrl-C: KeyboardInterrupt within a band's time)
  *
  * @code
  * struct m2m_format in, out;

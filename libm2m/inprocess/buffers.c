@@ -637,6 +637,7 @@ int ip_dqbuf(struct ip_ctx *ctx, struct v4l2_buffer *b)
 	struct ip_buffer *buf;
 	struct ip_queue *q;
 	unsigned int queue;
+	int ret;
 
 	if (!ip_type_ok(b->type))
 		return -EINVAL;
@@ -654,7 +655,10 @@ int ip_dqbuf(struct ip_ctx *ctx, struct v4l2_buffer *b)
 		/* Closed by another thread while waiting. */
 		if (ctx->closing)
 			return -EBADF;
-		if (!ip_run_ready_job(ctx))
+		ret = ip_run_ready_job(ctx);
+		if (ret < 0)
+			return ret;
+		if (!ret)
 			ip_wait(ctx, NULL);
 	}
 	buf = &q->bufs[q->done[0]];

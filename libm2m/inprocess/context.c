@@ -42,11 +42,16 @@ static void context_put(struct ip_ctx *ctx)
 	m2m_handle_put(&contexts, &ctx->handle);
 }
 
-/* Waits on the context end: poll() with ECANCELED, DQBUF with EBADF. */
+/*
+ * Waits on the context end: poll() with ECANCELED, DQBUF with EBADF; a
+ * job running for one of them is abandoned at its next band, so that
+ * close() does not wait for a whole frame, and no job starts.
+ */
 static void context_wake(struct ip_ctx *ctx)
 {
 	pthread_mutex_lock(&ctx->lock);
 	ctx->closing = true;
+	ip_abort_job(ctx);
 	pthread_cond_broadcast(&ctx->changed);
 	pthread_mutex_unlock(&ctx->lock);
 }
@@ -320,7 +325,7 @@ static int ip_poll(int fd, short events, short *revents, int timeout_ms)
 	struct ip_ctx *ctx = context_get(fd);
 	struct timespec deadline;
 	bool cancelled;
-	int err = 0;
+	int err = 0, ran = 0;
 
 	if (!ctx)
 		return fail(EBADF);
@@ -329,7 +334,10 @@ static int ip_poll(int fd, short events, short *revents, int timeout_ms)
 	pthread_mutex_lock(&ctx->lock);
 	while (!(*revents = poll_revents(ctx, events)) && timeout_ms &&
 	       !ctx->closing) {
-		if (ip_run_ready_job(ctx))
+		ran = ip_run_ready_job(ctx);
+		if (ran < 0)
+			break;
+		if (ran)
 			continue;
 		if (err == ETIMEDOUT)
 			break;
@@ -340,6 +348,8 @@ static int ip_poll(int fd, short events, short *revents, int timeout_ms)
 	context_put(ctx);
 	if (cancelled)
 		return fail(ECANCELED);
+	if (ran < 0)
+		return fail(EINTR);
 	return *revents ? 1 : 0;
 }
 

@@ -139,6 +139,8 @@ struct ip_pool {
 	uint32_t next_band;	/* atomic: the next band to take */
 	const bool *aborting;
 	bool aborted;		/* atomic */
+	/* The job's thread found a stop signal pending (pool.c). */
+	bool interrupted;	/* atomic */
 };
 
 /* userptr.c's: the running job's copy of a queue's USERPTR memory. */
@@ -176,7 +178,7 @@ struct ip_ctx {
 	pthread_cond_t work;
 	pthread_t worker;
 	bool quit;
-	/* Being closed, or interrupted: waits end (context.c). */
+	/* Being closed: waits end, a running job is abandoned (context.c). */
 	bool closing;
 
 	/* What jobs read, and a geometry change waiting to take effect. */
@@ -217,12 +219,19 @@ static inline unsigned int ip_queue_of(uint32_t type)
 
 /* pool.c */
 bool ip_reserve(void **buf, size_t *have, size_t size);
+/* A thread of the library's: the signals that ask to stop stay blocked. */
+int ip_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg);
 /* threads 0: one per online CPU. */
 void ip_pool_init(struct ip_pool *pool, unsigned int threads);
-/* A prepared job's bands on the pool; false when aborted or out of memory. */
-bool ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
-		 void **scratch, size_t *scratch_size, const bool *aborting,
-		 void (*side)(void *), void *side_arg);
+/*
+ * A prepared job's bands on the pool: 0, -ECANCELED when *aborting was
+ * set, -ENOMEM, or, when interruptible (the calling thread runs the job
+ * for a caller's wait), -EINTR when a signal that asks the process to
+ * stop reached it, whose handler has then run.
+ */
+int ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
+		void **scratch, size_t *scratch_size, const bool *aborting,
+		bool interruptible, void (*side)(void *), void *side_arg);
 void ip_pool_free(struct ip_pool *pool);
 
 /* userptr.c */
@@ -307,8 +316,12 @@ void ip_send_ctrl_event(struct ip_ctx *ctx, unsigned int index,
 /* run.c */
 int ip_worker_start(struct ip_ctx *ctx);
 void ip_worker_stop(struct ip_ctx *ctx);
-/* A thread about to wait runs the job that is ready, if any: true if so. */
-bool ip_run_ready_job(struct ip_ctx *ctx);
+/*
+ * A thread about to wait runs the job that is ready, if any: 1 if it did,
+ * 0 if none was, -EINTR if a signal that asks the process to stop made it
+ * abandon the frame (its buffers come back flagged ERROR): the wait ends.
+ */
+int ip_run_ready_job(struct ip_ctx *ctx);
 /* Wait on changed as a waiter that runs jobs (run.c); timedwait's result. */
 int ip_wait(struct ip_ctx *ctx, const struct timespec *deadline);
 /* A job is ready that no waiter will run: wake the worker. */
@@ -316,6 +329,8 @@ void ip_kick_worker(struct ip_ctx *ctx);
 int ip_change_capture(struct ip_ctx *ctx, const struct vhqv_config *next);
 int ip_encoder_cmd(struct ip_ctx *ctx, unsigned long request,
 		   struct v4l2_encoder_cmd *ec);
+/* The running job, if any, stops at its next band (close's). */
+void ip_abort_job(struct ip_ctx *ctx);
 /* STREAMOFF and close: stop the running job and wait until it is done. */
 void ip_cancel_job(struct ip_ctx *ctx);
 /* vhqv's vb2 buf_queue: a buffer goes to the device. */

@@ -6,7 +6,14 @@
  * whichever thread is free next, each thread with its own scratch memory;
  * a small frame runs on the job's thread alone. Helpers start with the
  * first frame that wants them.
+ *
+ * Between bands the frame is abandoned when the context aborts it
+ * (STREAMOFF, close), and, when the job's thread runs it for a caller's
+ * wait, when a signal that asks the process to stop is pending: the
+ * caller's wait then ends with EINTR, as a system call's would.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
@@ -25,8 +32,55 @@ bool ip_reserve(void **buf, size_t *have, size_t size)
 	return *buf;
 }
 
-/* Bands of the pool's job until none is left or the job is aborted. */
-static void run_bands(struct ip_pool *pool, void *scratch)
+/*
+ * The signals that ask a process to stop what it does: the terminal's
+ * Ctrl-C (Python's KeyboardInterrupt, a notebook's "interrupt kernel")
+ * and Ctrl-\, a hang-up, kill's default. The library's threads keep them
+ * blocked, so that they reach the application's threads; a thread that
+ * runs a frame for its caller's wait blocks them while it does, and looks
+ * for one pending between bands.
+ */
+static void stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGQUIT);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGTERM);
+}
+
+static bool stop_pending(const sigset_t *stop)
+{
+	sigset_t pending;
+	int sig;
+
+	if (sigpending(&pending))
+		return false;
+	for (sig = 1; sig < NSIG; sig++)
+		if (sigismember(stop, sig) == 1 &&
+		    sigismember(&pending, sig) == 1)
+			return true;
+	return false;
+}
+
+int ip_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+	sigset_t stop, old;
+	int err;
+
+	stop_signals(&stop);
+	pthread_sigmask(SIG_BLOCK, &stop, &old);
+	err = pthread_create(thread, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
+/*
+ * Bands of the pool's job until none is left or the job is abandoned;
+ * stop: the stop signals, for the job's thread when they interrupt it.
+ */
+static void run_bands(struct ip_pool *pool, void *scratch,
+		      const sigset_t *stop)
 {
 	const struct hqv_job *job = pool->job;
 	uint32_t band;
@@ -35,7 +89,11 @@ static void run_bands(struct ip_pool *pool, void *scratch)
 					  __ATOMIC_RELAXED)) < pool->bands) {
 		uint32_t y = band * pool->band_rows;
 
-		if (__atomic_load_n(pool->aborting, __ATOMIC_RELAXED)) {
+		if (stop && stop_pending(stop))
+			__atomic_store_n(&pool->interrupted, true,
+					 __ATOMIC_RELAXED);
+		if (__atomic_load_n(pool->aborting, __ATOMIC_RELAXED) ||
+		    __atomic_load_n(&pool->interrupted, __ATOMIC_RELAXED)) {
 			__atomic_store_n(&pool->aborted, true,
 					 __ATOMIC_RELAXED);
 			return;
@@ -109,7 +167,7 @@ static void *helper(void *arg)
 		pthread_mutex_unlock(&pool->lock);
 		if (ip_reserve(&h->scratch, &h->scratch_size,
 			       pool->scratch_size))
-			run_bands(pool, h->scratch);
+			run_bands(pool, h->scratch, NULL);
 		pthread_mutex_lock(&pool->lock);
 		__atomic_store_n(&pool->busy, pool->busy - 1, __ATOMIC_RELEASE);
 		if (!pool->busy)
@@ -141,7 +199,7 @@ static void pool_start(struct ip_pool *pool)
 		struct ip_helper *h = &pool->helpers[i];
 
 		h->pool = pool;
-		if (pthread_create(&h->thread, NULL, helper, h))
+		if (ip_thread_create(&h->thread, helper, h))
 			break;
 		pool->n_helpers++;
 	}
@@ -152,24 +210,36 @@ static void pool_start(struct ip_pool *pool)
  * thread that does not touch what the job reads or writes: it runs while
  * the helpers take their first bands, then the caller takes bands too.
  */
-bool ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
-		 void **scratch, size_t *scratch_size, const bool *aborting,
-		 void (*side)(void *), void *side_arg)
+int ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
+		void **scratch, size_t *scratch_size, const bool *aborting,
+		bool interruptible, void (*side)(void *), void *side_arg)
 {
 	size_t need = hqv_job_scratch_size(job);
 	uint32_t rows = hqv_band_rows(job);
 	uint32_t bands = (job->dst.height + rows - 1) / rows;
 	unsigned int helpers = hqv_job_threads(job, bands, pool->threads) - 1;
+	sigset_t stop, old;
 
 	if (!ip_reserve(scratch, scratch_size, need))
-		return false;
+		return -ENOMEM;
 	pool->job = job;
 	pool->band_rows = rows;
 	pool->bands = bands;
 	pool->next_band = 0;
 	pool->aborting = aborting;
 	pool->aborted = false;
+	pool->interrupted = false;
 	pool->scratch_size = need;
+	/* Those the calling thread takes: the others are not for it. */
+	stop_signals(&stop);
+	if (interruptible) {
+		int sig;
+
+		pthread_sigmask(SIG_BLOCK, &stop, &old);
+		for (sig = 1; sig < NSIG; sig++)
+			if (sigismember(&old, sig) == 1)
+				sigdelset(&stop, sig);
+	}
 	if (helpers && !pool->started)
 		pool_start(pool);
 	if (helpers > pool->n_helpers)
@@ -186,7 +256,7 @@ bool ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
 	}
 	if (side)
 		side(side_arg);
-	run_bands(pool, *scratch);
+	run_bands(pool, *scratch, interruptible ? &stop : NULL);
 	if (helpers) {
 		/* Helpers not awake yet would find no band left: not waited for. */
 		pthread_mutex_lock(&pool->lock);
@@ -202,7 +272,12 @@ bool ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
 			pthread_cond_wait(&pool->done, &pool->lock);
 		pthread_mutex_unlock(&pool->lock);
 	}
-	return !pool->aborted;
+	/* A stop signal pending now is delivered: its handler runs. */
+	if (interruptible)
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (pool->interrupted)
+		return -EINTR;
+	return pool->aborted ? -ECANCELED : 0;
 }
 
 void ip_pool_free(struct ip_pool *pool)

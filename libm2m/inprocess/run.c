@@ -200,7 +200,7 @@ int ip_encoder_cmd(struct ip_ctx *ctx, unsigned long request,
 
 static bool job_ready(const struct ip_ctx *ctx)
 {
-	return !ctx->job_running &&
+	return !ctx->job_running && !ctx->closing &&
 	       ctx->q[VHQV_SRC].streaming && ctx->q[VHQV_DST].streaming &&
 	       ctx->q[VHQV_SRC].n_ready && ctx->q[VHQV_DST].n_ready &&
 	       vhqv_flow_may_run(&ctx->flow);
@@ -257,9 +257,11 @@ static void keep_prev(void *arg)
  * One job, entered and left with the lock held, which is dropped while
  * the engine runs: the buffers stay on the ready lists until the job is
  * done, so that a STOP or a geometry change that comes meanwhile finds
- * this OUTPUT buffer as the last one queued, and flags this frame.
+ * this OUTPUT buffer as the last one queued, and flags this frame. A
+ * waiter's job is interruptible (pool.c): -EINTR when a signal that asks
+ * the process to stop abandoned the frame, else 0.
  */
-static void run_job(struct ip_ctx *ctx)
+static int run_job(struct ip_ctx *ctx, bool waiter)
 {
 	struct ip_queue *sq = &ctx->q[VHQV_SRC], *dq = &ctx->q[VHQV_DST];
 	struct ip_buffer *src = &sq->bufs[sq->ready[0]];
@@ -268,7 +270,8 @@ static void run_job(struct ip_ctx *ctx)
 	struct vhqv_flow_do out;
 	struct hqv_job job;
 	struct keep_args keep;
-	bool done = false, kept, memory;
+	int ret = -EINVAL;
+	bool done, kept, memory;
 	unsigned int p;
 
 	ctx->job_running = true;
@@ -298,17 +301,18 @@ static void run_job(struct ip_ctx *ctx)
 	kept = job.src.field != HQV_FIELD_NONE;
 	if (memory && ip_job_copy(ctx, VHQV_SRC, src, false) &&
 	    ip_job_copy(ctx, VHQV_DST, dst, false) && !hqv_job_prepare(&job))
-		done = ip_pool_run(&ctx->pool, &job, &ctx->scratch,
-				   &ctx->scratch_size, &ctx->aborting,
-				   kept && !job.prev ? keep_prev : NULL, &keep);
+		ret = ip_pool_run(&ctx->pool, &job, &ctx->scratch,
+				  &ctx->scratch_size, &ctx->aborting, waiter,
+				  kept && !job.prev ? keep_prev : NULL, &keep);
+	done = ret == 0;
 	if (done)
 		done = ip_job_copy(ctx, VHQV_DST, dst, true);
 	if (kept && job.prev && done)
 		keep_prev(&keep);
 	/*
-	 * A frame not made (aborted by STREAMOFF or close, out of memory,
-	 * USERPTR memory gone: userptr.c) leaves none to compare with: the
-	 * next one starts afresh, as after STREAMON (as vhqv does).
+	 * A frame not made (aborted by STREAMOFF or close, interrupted, out
+	 * of memory, USERPTR memory gone: userptr.c) leaves none to compare
+	 * with: the next one starts afresh, as after STREAMON (as vhqv does).
 	 */
 	if (!done)
 		ctx->prev_valid = false;
@@ -333,14 +337,14 @@ static void run_job(struct ip_ctx *ctx)
 	ip_buf_done(ctx, VHQV_DST, dst, !done);
 	ctx->job_running = false;
 	ip_changed(ctx);
+	return ret == -EINTR ? ret : 0;
 }
 
-bool ip_run_ready_job(struct ip_ctx *ctx)
+int ip_run_ready_job(struct ip_ctx *ctx)
 {
 	if (!job_ready(ctx))
-		return false;
-	run_job(ctx);
-	return true;
+		return 0;
+	return run_job(ctx, true) ? -EINTR : 1;
 }
 
 int ip_wait(struct ip_ctx *ctx, const struct timespec *deadline)
@@ -370,16 +374,19 @@ static void *worker(void *arg)
 	struct ip_ctx *ctx = arg;
 
 	pthread_mutex_lock(&ctx->lock);
-	while (!ctx->quit)
-		if (!ip_run_ready_job(ctx))
+	while (!ctx->quit) {
+		if (job_ready(ctx))
+			run_job(ctx, false);
+		else
 			pthread_cond_wait(&ctx->work, &ctx->lock);
+	}
 	pthread_mutex_unlock(&ctx->lock);
 	return NULL;
 }
 
 int ip_worker_start(struct ip_ctx *ctx)
 {
-	return -pthread_create(&ctx->worker, NULL, worker, ctx);
+	return -ip_thread_create(&ctx->worker, worker, ctx);
 }
 
 void ip_worker_stop(struct ip_ctx *ctx)
@@ -391,12 +398,16 @@ void ip_worker_stop(struct ip_ctx *ctx)
 	pthread_join(ctx->worker, NULL);
 }
 
+void ip_abort_job(struct ip_ctx *ctx)
+{
+	if (ctx->job_running)
+		__atomic_store_n(&ctx->aborting, true, __ATOMIC_RELAXED);
+}
+
 /* job_abort: the running job stops at its next band; wait for it. */
 void ip_cancel_job(struct ip_ctx *ctx)
 {
-	if (!ctx->job_running)
-		return;
-	__atomic_store_n(&ctx->aborting, true, __ATOMIC_RELAXED);
+	ip_abort_job(ctx);
 	while (ctx->job_running)
 		pthread_cond_wait(&ctx->changed, &ctx->lock);
 }

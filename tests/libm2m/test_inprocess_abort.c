@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * A long frame on the in-process device ends within about a band's time
+ * (engine/hqv.h: HQV_BAND_PIXELS) when it is abandoned, wherever the
+ * thread that makes it waits: m2m_close() or m2m_stream_off() from
+ * another thread, or a signal that asks the process to stop (SIGINT, as
+ * Ctrl-C and Python's KeyboardInterrupt send) reaching the thread whose
+ * call runs the frame, which then returns -EINTR. The frame is a 4096 x
+ * 4096 one through the general pipeline (scaled, turned, a proc-amp),
+ * which takes seconds; every wait here is far shorter.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/videodev2.h>
+#include <m2m/m2m.h>
+#include <m2m/vhqv.h>
+
+#define FMT(s) m2m_fourcc_from_name(s)
+#define OK(call) cr_assert_geq((call), 0, "%s: %s", #call, m2m_last_error())
+
+#define SIDE		4096
+/* How far into the frame the abort comes, and how soon the wait ends. */
+#define INTO_FRAME_S	0.3
+#define WITHIN_S	0.5
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec t = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+
+	while (nanosleep(&t, &t) < 0 && errno == EINTR)
+		;
+}
+
+/* A device set up for the long frame, and its buffers' sizes. */
+static struct m2m_device *long_job(size_t *in_size, size_t *out_size)
+{
+	struct m2m_format in, out;
+	struct m2m_device *dev;
+
+	OK(m2m_open(&dev, M2M_INPROCESS));
+	OK(m2m_format_init(&in, FMT("RGB24"), SIDE, SIDE));
+	OK(m2m_format_init(&out, FMT("NV12"), SIDE / 2 + 2, SIDE / 2 - 2));
+	/* Turning first: it sets CAPTURE's size to the turned source's. */
+	OK(m2m_set_control(dev, V4L2_CID_ROTATE, 90));
+	OK(m2m_set_control(dev, V4L2_CID_VHQV_SCALER, VHQV_SCALER_BILINEAR));
+	OK(m2m_set_control(dev, V4L2_CID_HUE, 30));
+	OK(m2m_set_format(dev, &in, M2M_QUEUE_OUTPUT));
+	OK(m2m_set_format(dev, &out, M2M_QUEUE_CAPTURE));
+	OK(m2m_get_format(dev, &out, M2M_QUEUE_CAPTURE));
+	cr_assert_eq(out.width, SIDE / 2 + 2, "CAPTURE %ux%u", out.width,
+		     out.height);
+	*in_size = m2m_format_frame_size(&in);
+	*out_size = m2m_format_frame_size(&out);
+	return dev;
+}
+
+/*
+ * A streaming device with a CAPTURE buffer queued for the long frame;
+ * *in, its OUTPUT buffer, is to be queued by another thread once this
+ * one waits, so that the frame is this thread's to make (with none
+ * waiting, the device's own thread would make it).
+ */
+static struct m2m_device *long_stream(struct m2m_buffer **in)
+{
+	struct m2m_buffer *out;
+	struct m2m_device *dev;
+	size_t in_size, out_size;
+
+	dev = long_job(&in_size, &out_size);
+	OK(m2m_alloc_buffers(dev, M2M_QUEUE_OUTPUT, M2M_MEMORY_MMAP, 1));
+	OK(m2m_alloc_buffers(dev, M2M_QUEUE_CAPTURE, M2M_MEMORY_MMAP, 1));
+	*in = m2m_get_buffer(dev, M2M_QUEUE_OUTPUT, 0);
+	out = m2m_get_buffer(dev, M2M_QUEUE_CAPTURE, 0);
+	cr_assert(*in && out);
+	OK(m2m_queue_buffer(dev, out));
+	OK(m2m_stream_on(dev, M2M_QUEUE_OUTPUT));
+	OK(m2m_stream_on(dev, M2M_QUEUE_CAPTURE));
+	return dev;
+}
+
+/*
+ * What another thread does to the device INTO_FRAME_S from now, after
+ * queueing a buffer (when given) QUEUE_S from now.
+ */
+#define QUEUE_S		0.05
+
+struct later {
+	struct m2m_device *dev;
+	struct m2m_buffer *queue;
+	pthread_t target;	/* the thread a signal goes to */
+	enum { CLOSE, STREAM_OFF, SIGNAL } what;
+	int queued, ret;
+	double sent, done;	/* when it was done, and when that returned */
+};
+
+static void *later_thread(void *arg)
+{
+	struct later *l = arg;
+
+	if (l->queue) {
+		sleep_s(QUEUE_S);
+		l->queued = m2m_queue_buffer(l->dev, l->queue);
+	}
+	sleep_s(INTO_FRAME_S);
+	l->sent = now();
+	switch (l->what) {
+	case CLOSE:
+		m2m_close(l->dev);
+		break;
+	case STREAM_OFF:
+		l->ret = m2m_stream_off(l->dev, M2M_QUEUE_CAPTURE);
+		break;
+	case SIGNAL:
+		l->ret = pthread_kill(l->target, SIGINT);
+		break;
+	}
+	l->done = now();
+	return NULL;
+}
+
+static void later_start(struct later *l, pthread_t *thread)
+{
+	l->target = pthread_self();
+	cr_assert_eq(pthread_create(thread, NULL, later_thread, l), 0);
+}
+
+static volatile sig_atomic_t interrupts;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupts++;
+}
+
+/* SIGINT is caught, as Python catches it, without SA_RESTART. */
+static void catch_sigint(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	cr_assert_eq(sigaction(SIGINT, &sa, NULL), 0);
+}
+
+static void assert_message_mentions(const char *what)
+{
+	cr_assert_not_null(strstr(m2m_last_error(), what),
+			   "message \"%s\" mentions \"%s\"", m2m_last_error(),
+			   what);
+}
+
+Test(abort, closing_from_another_thread_ends_a_frame_being_made)
+{
+	struct later l = { .what = CLOSE };
+	size_t in_size, out_size;
+	uint8_t *src, *dst;
+	pthread_t thread;
+	int ret;
+
+	l.dev = long_job(&in_size, &out_size);
+	/* Zeroed pages: the frame's content does not matter here. */
+	src = calloc(1, in_size);
+	dst = calloc(1, out_size);
+	cr_assert(src && dst);
+	later_start(&l, &thread);
+	ret = m2m_convert(l.dev, dst, out_size, src, in_size);
+	pthread_join(thread, NULL);
+	cr_assert_eq(ret, -EINVAL, "m2m_convert: %d, %s", ret,
+		     m2m_last_error());
+	assert_message_mentions("closed by another thread");
+	/* m2m_close() returns once the call it ended has returned. */
+	cr_assert_lt(l.done - l.sent, WITHIN_S, "m2m_close() took %.2f s",
+		     l.done - l.sent);
+	free(src);
+	free(dst);
+}
+
+Test(abort, stream_off_from_another_thread_ends_a_frame_being_made)
+{
+	struct later l = { .what = STREAM_OFF };
+	struct m2m_buffer *buf;
+	pthread_t thread;
+	double ended;
+	int ret;
+
+	l.dev = long_stream(&l.queue);
+	later_start(&l, &thread);
+	/* Without a timeout: this thread makes the frame while it waits. */
+	ret = m2m_dequeue_buffer(l.dev, &buf, M2M_QUEUE_CAPTURE);
+	ended = now();
+	pthread_join(thread, NULL);
+	OK(l.queued);
+	OK(l.ret);
+	cr_assert_lt(l.done - l.sent, WITHIN_S, "m2m_stream_off() took %.2f s",
+		     l.done - l.sent);
+	cr_assert_lt(ended - l.sent, WITHIN_S, "the wait took %.2f s more",
+		     ended - l.sent);
+	/* The stopped queue has nothing to give back. */
+	cr_assert_lt(ret, 0);
+	m2m_close(l.dev);
+}
+
+Test(abort, sigint_ends_the_frame_a_conversion_makes_with_eintr)
+{
+	struct later l = { .what = SIGNAL };
+	size_t in_size, out_size;
+	uint8_t *src, *dst, small[4 * 4 * 3] = { 0 }, out[4 * 4 * 2];
+	struct m2m_format in, to;
+	pthread_t thread;
+	double ended;
+	int ret;
+
+	catch_sigint();
+	l.dev = long_job(&in_size, &out_size);
+	src = calloc(1, in_size);
+	dst = calloc(1, out_size);
+	cr_assert(src && dst);
+	later_start(&l, &thread);
+	ret = m2m_convert(l.dev, dst, out_size, src, in_size);
+	ended = now();
+	pthread_join(thread, NULL);
+	cr_assert_eq(ret, -EINTR, "m2m_convert: %d, %s", ret,
+		     m2m_last_error());
+	assert_message_mentions("signal");
+	cr_assert_eq(interrupts, 1, "the handler ran %d times", interrupts);
+	cr_assert_lt(ended - l.sent, WITHIN_S, "m2m_convert() took %.2f s more",
+		     ended - l.sent);
+	/* The next conversion starts afresh. */
+	OK(m2m_format_init(&in, FMT("RGB24"), 4, 4));
+	OK(m2m_format_init(&to, FMT("YUYV"), 4, 4));
+	OK(m2m_set_format(l.dev, &in, M2M_QUEUE_OUTPUT));
+	OK(m2m_set_format(l.dev, &to, M2M_QUEUE_CAPTURE));
+	OK(m2m_set_control(l.dev, V4L2_CID_ROTATE, 0));
+	cr_assert_eq(m2m_convert(l.dev, out, sizeof(out), small,
+				 sizeof(small)), (int)sizeof(out), "%s",
+		     m2m_last_error());
+	m2m_close(l.dev);
+	free(src);
+	free(dst);
+}
+
+Test(abort, sigint_ends_the_frame_a_streaming_wait_makes_with_eintr)
+{
+	struct later l = { .what = SIGNAL };
+	unsigned int ready = 0;
+	pthread_t thread;
+	double ended;
+	int ret;
+
+	catch_sigint();
+	l.dev = long_stream(&l.queue);
+	later_start(&l, &thread);
+	ret = m2m_wait(l.dev, &ready, -1);
+	ended = now();
+	pthread_join(thread, NULL);
+	OK(l.queued);
+	cr_assert_eq(ret, -EINTR, "m2m_wait: %d, %s", ret, m2m_last_error());
+	cr_assert_eq(interrupts, 1, "the handler ran %d times", interrupts);
+	cr_assert_lt(ended - l.sent, WITHIN_S, "m2m_wait() took %.2f s more",
+		     ended - l.sent);
+	/* The frame was abandoned: its buffers come back flagged. */
+	ret = m2m_wait(l.dev, &ready, 0);
+	OK(ret);
+	cr_assert(ready & M2M_READY_CAPTURE, "ready 0x%x", ready);
+	m2m_close(l.dev);
+}
