@@ -19,32 +19,24 @@ asserted.
 
 Usage: python3 bench/turn-convert.py [ROUNDS]
 """
-import statistics
+import importlib.util
+import os
 import sys
-import time
 
 import cv2
 import numpy as np
 
 import m2m
 
+# python-path.py's timing: per call, and contenders taking turns.
+_SPEC = importlib.util.spec_from_file_location(
+    "python_path", os.path.join(os.path.dirname(os.path.abspath(__file__)), "python-path.py"))
+python_path = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(python_path)
+
 SIZES = ((1920, 1080), (8192, 8192))
 TARGETS = {"NV12": cv2.COLOR_RGB2YUV_I420, "YUV420": cv2.COLOR_RGB2YUV_I420,
            "GREY": cv2.COLOR_RGB2GRAY}
-
-
-def per_call(call, seconds=0.2):
-    """Seconds a call, over as many calls as fill about ``seconds``."""
-    call()
-    n = 1
-    while True:
-        start = time.perf_counter()
-        for _ in range(n):
-            call()
-        took = time.perf_counter() - start
-        if took >= seconds:
-            return took / n
-        n *= 2
 
 
 def planes(result):
@@ -77,14 +69,8 @@ def main():
                         contenders[name] = call
                 contenders["OpenCV rotate + cvtColor"] = (
                     lambda: cv2.cvtColor(cv2.rotate(rgb, cv2.ROTATE_90_CLOCKWISE), code))
-                times = {name: [] for name in contenders}
-                for _ in range(count):
-                    for name, call in contenders.items():
-                        times[name].append(per_call(call))
-                print(f"RGB24 {width}x{height} -> {to}, turned 90")
-                for name, t in times.items():
-                    ratio = statistics.median(a / b for a, b in zip(t, times["one call"]))
-                    print(f"  {name:28s} {statistics.median(t) * 1e3:9.2f} ms  {ratio:5.2f}x")
+                python_path.show(f"RGB24 {width}x{height} -> {to}, turned 90",
+                                 python_path.rounds(contenders, count), "ms")
 
 
 if __name__ == "__main__":

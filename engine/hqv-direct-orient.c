@@ -260,9 +260,7 @@ static void turned_lines(const struct hqv_job *job, unsigned int p,
 	uint32_t o = line_group(job, p);
 	size_t n = job->dst.width, pitch = line_bytes(job, p), t;
 	bool forwards = pl->dj_x > 0;
-	/* The leftmost source column of the run. */
-	int32_t left = forwards ? pl->x0 + (int32_t)first :
-				  pl->x0 - (int32_t)first - (int32_t)(count - 1);
+	uint32_t left = hqv_turn_run(pl, first, count);
 	const uint8_t *s = hqv_row(&job->src, p, pl->y0) + (size_t)left * g;
 	ptrdiff_t step = (ptrdiff_t)pl->di_y * job->src.bytesperline[p];
 
@@ -281,7 +279,7 @@ static void turned_lines(const struct hqv_job *job, unsigned int p,
 		break;
 	default: /* 0x34 */
 		/* A run at the right edge would read past the last row. */
-		if ((uint32_t)left + count < job->src.width) {
+		if (left + count < job->src.width) {
 			turn_pixels34(s, step, n, lines, pitch, count,
 				      forwards);
 			break;
@@ -426,7 +424,7 @@ static void grey_turned_pair(const struct hqv_job *job, struct hqv_band *band,
 	 * strip that is whole where the source has the columns: a strip
 	 * of fewer would be converted by the row function's C tail.
 	 */
-	run = forwards ? pl->x0 + y : pl->x0 - y - (count - 1);
+	run = hqv_turn_run(pl, y, count);
 	width = w < GREY_STRIP ? w : GREY_STRIP;
 	/* It starts with the run forwards, and ends with it backwards. */
 	left = forwards ? run : run + count >= width ? run + count - width : 0;
@@ -706,8 +704,7 @@ static void fill_yuv_tiles(const struct hqv_job *job, struct yuv_head *head,
 	const struct hqv_plan *pl = &job->plan;
 	bool packed = f->family == HQV_FAMILY_PACKED_YUV;
 	uint32_t cw = hqv_plane_groups(f, 1, job->src.width);
-	uint32_t left = pl->dj_x > 0 ? pl->x0 + first :
-				       pl->x0 - first - (count - 1);
+	uint32_t left = hqv_turn_run(pl, first, count);
 	uint32_t qlo = left / 2, qhi = (left + count - 1) / 2 + 1, nq, q;
 	size_t n = job->dst.width, m = raw_pitch(job);
 	uint8_t *raw = raw_tile(job, scratch);

@@ -288,14 +288,11 @@ static void fill_tile(const struct hqv_job *job, uint8_t *tile, size_t pitch,
 		      uint32_t first, uint32_t count)
 {
 	const struct hqv_plan *p = &job->plan;
-	bool forwards = p->dj_x > 0;
-	/* The leftmost source column the tile holds. */
-	int32_t left = forwards ? p->x0 + (int32_t)first :
-				  p->x0 - (int32_t)first - (int32_t)(count - 1);
 
-	hqv_turn_bytes(hqv_row(&job->src, 0, p->y0) + left,
+	hqv_turn_bytes(hqv_row(&job->src, 0, p->y0) +
+		       hqv_turn_run(p, first, count),
 		       (ptrdiff_t)p->di_y * job->src.bytesperline[0],
-		       job->dst.width, tile, pitch, count, forwards);
+		       job->dst.width, tile, pitch, count, p->dj_x > 0);
 }
 
 /* Destination luma rows y and y + 1 of the reoriented source. */

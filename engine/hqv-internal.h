@@ -232,6 +232,17 @@ hqv_direct_fn *hqv_direct_deint_find(const struct hqv_job *job,
 void hqv_turn_bytes(const uint8_t *s, ptrdiff_t step, size_t n, uint8_t *tile,
 		    size_t pitch, uint32_t count, bool forwards);
 
+/*
+ * The leftmost source column of a quarter turn's lines [first, first +
+ * count), source columns x0 + j dj_x: the run of columns they read.
+ */
+static inline uint32_t hqv_turn_run(const struct hqv_plan *p, uint32_t first,
+				    uint32_t count)
+{
+	return p->dj_x > 0 ? (uint32_t)p->x0 + first :
+			     (uint32_t)p->x0 - first - (count - 1);
+}
+
 /* Memory row `row` of plane p of an image. */
 static inline uint8_t *hqv_row(const struct hqv_image *img, unsigned int p,
 			       uint32_t row)

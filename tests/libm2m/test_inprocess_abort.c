@@ -158,6 +158,31 @@ static void catch_sigint(void)
 	cr_assert_eq(sigaction(SIGINT, &sa, NULL), 0);
 }
 
+/*
+ * m2m_convert() of the long frame on l's device, another thread doing
+ * what l says meanwhile; its result, and when it returned.
+ */
+static int convert_while(struct later *l, double *ended)
+{
+	size_t in_size, out_size;
+	uint8_t *src, *dst;
+	pthread_t thread;
+	int ret;
+
+	l->dev = long_job(&in_size, &out_size);
+	/* Zeroed pages: the frame's content does not matter here. */
+	src = calloc(1, in_size);
+	dst = calloc(1, out_size);
+	cr_assert(src && dst);
+	later_start(l, &thread);
+	ret = m2m_convert(l->dev, dst, out_size, src, in_size);
+	*ended = now();
+	pthread_join(thread, NULL);
+	free(src);
+	free(dst);
+	return ret;
+}
+
 static void assert_message_mentions(const char *what)
 {
 	cr_assert_not_null(strstr(m2m_last_error(), what),
@@ -168,27 +193,16 @@ static void assert_message_mentions(const char *what)
 Test(abort, closing_from_another_thread_ends_a_frame_being_made)
 {
 	struct later l = { .what = CLOSE };
-	size_t in_size, out_size;
-	uint8_t *src, *dst;
-	pthread_t thread;
+	double ended;
 	int ret;
 
-	l.dev = long_job(&in_size, &out_size);
-	/* Zeroed pages: the frame's content does not matter here. */
-	src = calloc(1, in_size);
-	dst = calloc(1, out_size);
-	cr_assert(src && dst);
-	later_start(&l, &thread);
-	ret = m2m_convert(l.dev, dst, out_size, src, in_size);
-	pthread_join(thread, NULL);
+	ret = convert_while(&l, &ended);
 	cr_assert_eq(ret, -EINVAL, "m2m_convert: %d, %s", ret,
 		     m2m_last_error());
 	assert_message_mentions("closed by another thread");
 	/* m2m_close() returns once the call it ended has returned. */
 	cr_assert_lt(l.done - l.sent, WITHIN_S, "m2m_close() took %.2f s",
 		     l.done - l.sent);
-	free(src);
-	free(dst);
 }
 
 Test(abort, stream_off_from_another_thread_ends_a_frame_being_made)
@@ -219,22 +233,13 @@ Test(abort, stream_off_from_another_thread_ends_a_frame_being_made)
 Test(abort, sigint_ends_the_frame_a_conversion_makes_with_eintr)
 {
 	struct later l = { .what = SIGNAL };
-	size_t in_size, out_size;
-	uint8_t *src, *dst, small[4 * 4 * 3] = { 0 }, out[4 * 4 * 2];
+	uint8_t small[4 * 4 * 3] = { 0 }, out[4 * 4 * 2];
 	struct m2m_format in, to;
-	pthread_t thread;
 	double ended;
 	int ret;
 
 	catch_sigint();
-	l.dev = long_job(&in_size, &out_size);
-	src = calloc(1, in_size);
-	dst = calloc(1, out_size);
-	cr_assert(src && dst);
-	later_start(&l, &thread);
-	ret = m2m_convert(l.dev, dst, out_size, src, in_size);
-	ended = now();
-	pthread_join(thread, NULL);
+	ret = convert_while(&l, &ended);
 	cr_assert_eq(ret, -EINTR, "m2m_convert: %d, %s", ret,
 		     m2m_last_error());
 	assert_message_mentions("signal");
@@ -251,8 +256,6 @@ Test(abort, sigint_ends_the_frame_a_conversion_makes_with_eintr)
 				 sizeof(small)), (int)sizeof(out), "%s",
 		     m2m_last_error());
 	m2m_close(l.dev);
-	free(src);
-	free(dst);
 }
 
 Test(abort, sigint_ends_the_frame_a_streaming_wait_makes_with_eintr)
