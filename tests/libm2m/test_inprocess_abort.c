@@ -5,9 +5,10 @@
  * thread that makes it waits: m2m_close() or m2m_stream_off() from
  * another thread, or a signal that asks the process to stop (SIGINT, as
  * Ctrl-C and Python's KeyboardInterrupt send) reaching the thread whose
- * call runs the frame, which then returns -EINTR. The frame is a 4096 x
- * 4096 one through the general pipeline (scaled, turned, a proc-amp),
- * which takes seconds; every wait here is far shorter.
+ * call runs the frame, which then returns -EINTR. The frame is an 8192
+ * x 8192 one through the general pipeline (scaled, turned, a proc-amp):
+ * about 4 s of CPU time in bands of about 15 ms; every wait here is far
+ * shorter.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -25,7 +26,7 @@
 #define FMT(s) m2m_fourcc_from_name(s)
 #define OK(call) cr_assert_geq((call), 0, "%s: %s", #call, m2m_last_error())
 
-#define SIDE		4096
+#define SIDE		8192
 /* How far into the frame the abort comes, and how soon the wait ends. */
 #define INTO_FRAME_S	0.3
 #define WITHIN_S	0.5
