@@ -52,15 +52,11 @@ static void stop_signals(sigset_t *set)
 static bool stop_pending(const sigset_t *stop)
 {
 	sigset_t pending;
-	int sig;
 
 	if (sigpending(&pending))
 		return false;
-	for (sig = 1; sig < NSIG; sig++)
-		if (sigismember(stop, sig) == 1 &&
-		    sigismember(&pending, sig) == 1)
-			return true;
-	return false;
+	sigandset(&pending, &pending, stop);
+	return !sigisemptyset(&pending);
 }
 
 int ip_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg)
