@@ -14,6 +14,7 @@
  * changes while CAPTURE streams (LAST, then SOURCE_CHANGE), see
  * docs/vhqv.md.
  */
+#include <linux/kcov.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
@@ -301,10 +302,9 @@ static bool run_bands(struct vhqv_ctx *ctx, unsigned int threads,
 	return !READ_ONCE(b->aborted);
 }
 
-void vhqv_run_work(struct work_struct *work)
+/* The current job of the device's m2m queue, start to finish. */
+static void run_job(struct vhqv_dev *dev, struct vhqv_ctx *ctx)
 {
-	struct vhqv_dev *dev = container_of(work, struct vhqv_dev, run_work);
-	struct vhqv_ctx *ctx = v4l2_m2m_get_curr_priv(dev->m2m_dev);
 	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
 	enum vb2_buffer_state state = VB2_BUF_STATE_ERROR;
 	struct vb2_v4l2_buffer *src, *dst;
@@ -411,6 +411,22 @@ done:
 	v4l2_m2m_job_finish(dev->m2m_dev, m2m_ctx);
 }
 
+void vhqv_run_work(struct work_struct *work)
+{
+	struct vhqv_dev *dev = container_of(work, struct vhqv_dev, run_work);
+	struct vhqv_ctx *ctx = v4l2_m2m_get_curr_priv(dev->m2m_dev);
+
+	/*
+	 * With KCOV (the debug kernel), the job's coverage goes to the task
+	 * whose call started it, as if the call had run it (the fuzzer,
+	 * tests/vm/vhqv-fuzz.c); nothing without. ctx may be gone after
+	 * run_job(), which finishes the job.
+	 */
+	kcov_remote_start_common(ctx->kcov_handle);
+	run_job(dev, ctx);
+	kcov_remote_stop();
+}
+
 /*
  * poll() finds a frame's two buffers back together, or neither.
  * v4l2-mem2mem's poll looks at OUTPUT, then CAPTURE, each under its own
@@ -438,6 +454,9 @@ static void vhqv_device_run(void *priv)
 	struct vhqv_ctx *ctx = priv;
 
 	WRITE_ONCE(ctx->aborting, false);
+	/* device_run runs in the call that made the job ready, or after
+	 * the job before, in the worker (whose handle is 0: no coverage). */
+	ctx->kcov_handle = kcov_common_handle();
 	queue_work(ctx->dev->wq, &ctx->dev->run_work);
 }
 
