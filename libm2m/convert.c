@@ -23,7 +23,7 @@
 /* Whether the device reads and writes the caller's memory (above). */
 static bool in_place(const struct m2m_device *dev)
 {
-	return dev->tp == &m2m_transport_inprocess;
+	return dev->tp->hold != NULL;
 }
 
 /* Allocate and start both queues' buffers, unless they are ready. */
@@ -114,7 +114,7 @@ static int convert(struct m2m_device *dev, void *dst, size_t dst_size,
 	}
 	/* The in-process device: this thread runs the job as it waits. */
 	if (in_place(dev))
-		m2m_inprocess_hold(dev->fd, true);
+		dev->tp->hold(dev->fd, true);
 	ret = m2m_queue_buffer_locked(dev, in);
 	if (ret == 0)
 		ret = m2m_queue_buffer_locked(dev, out);
@@ -129,7 +129,7 @@ static int convert(struct m2m_device *dev, void *dst, size_t dst_size,
 						CONVERT_TIMEOUT_MS,
 						M2M_WAIT_LOCKED);
 	if (in_place(dev))
-		m2m_inprocess_hold(dev->fd, false);
+		dev->tp->hold(dev->fd, false);
 	if (ret < 0) {
 		/* Freeing stops streaming, which returns what the device
 		 * still holds; the next call starts afresh. */

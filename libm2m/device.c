@@ -213,8 +213,7 @@ int m2m_open_via(struct m2m_device **out, const char *path,
 		   cap.bus_info, sizeof(cap.bus_info));
 	dev->info.device_caps = caps;
 	dev->info.multiplanar = dev->mplane;
-	dev->info.backend = tp == &m2m_transport_inprocess ?
-			    M2M_BACKEND_INPROCESS : M2M_BACKEND_KERNEL;
+	dev->info.backend = tp->backend;
 	for (q = M2M_QUEUE_OUTPUT; q <= M2M_QUEUE_CAPTURE; q++)
 		dev->queues[q].type = m2m_buf_type(dev, q);
 	list_formats(dev);
@@ -294,7 +293,7 @@ static int open_inprocess(struct m2m_device **out, unsigned int flags,
 			       flags);
 
 	if (!ret && threads)
-		m2m_inprocess_threads((*out)->fd, threads);
+		(*out)->tp->threads((*out)->fd, threads);
 	return ret;
 }
 

@@ -208,6 +208,7 @@ const struct m2m_transport m2m_transport_syscall = {
 	.poll = node_poll,
 	.interrupt = node_interrupt,
 	.wait_fd = node_wait_fd,
+	.backend = M2M_BACKEND_KERNEL,
 };
 
 #ifdef M2M_WITH_LIBV4L2
@@ -262,5 +263,6 @@ const struct m2m_transport m2m_transport_libv4l2 = {
 	.poll = node_poll,
 	.interrupt = node_interrupt,
 	.wait_fd = node_wait_fd,
+	.backend = M2M_BACKEND_KERNEL,
 };
 #endif

@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <m2m/m2m.h>
+
 struct m2m_transport {
 	const char *name;
 	int (*open)(const char *path, int flags);
@@ -55,6 +57,25 @@ struct m2m_transport {
 	 * owned by the transport and closed by close(fd).
 	 */
 	int (*wait_fd)(int fd);
+	/* Where the device runs: the info m2m_get_info() reports. */
+	enum m2m_backend backend;
+	/*
+	 * What only some transports do; NULL where the device decides alone
+	 * (a kernel node). The library asks for behaviour through these, not
+	 * by which transport it holds.
+	 *
+	 * threads: the threads the device's frames are split across (0: one
+	 * per online CPU), from its next job on; a job running ends first.
+	 *
+	 * hold: the caller is about to queue buffers and wait for their job
+	 * (hold true), or is done (false): the device leaves the job to the
+	 * caller's wait rather than to a thread of its own, and uses USERPTR
+	 * memory where it is, which the caller keeps valid until it is done.
+	 * m2m_convert() hands a transport with hold the caller's memory in
+	 * place (USERPTR) instead of copying it through MMAP buffers.
+	 */
+	int (*threads)(int fd, unsigned int threads);
+	int (*hold)(int fd, bool hold);
 };
 
 extern const struct m2m_transport m2m_transport_syscall;
@@ -65,19 +86,5 @@ extern const struct m2m_transport m2m_transport_inprocess;
 
 /* The name m2m_open() takes for the in-process device. */
 #define M2M_INPROCESS_PATH "inprocess"
-/*
- * The threads an in-process device's frames are split across (0: one per
- * online CPU), from its next job on; a job running ends first.
- */
-int m2m_inprocess_threads(int fd, unsigned int threads);
-/*
- * The caller is about to queue buffers and wait for their job (hold
- * true), or is done (false): the in-process device leaves the job to the
- * caller's wait rather than wake its worker thread for it, and uses
- * USERPTR memory where it is, which the caller keeps valid until it is
- * done (a streaming client's is copied: libm2m/inprocess/userptr.c).
- * m2m_convert()'s.
- */
-int m2m_inprocess_hold(int fd, bool hold);
 
 #endif /* M2M_TRANSPORT_H */

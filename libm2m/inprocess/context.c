@@ -379,7 +379,7 @@ static int ip_wait_fd(int fd)
 	return fd;
 }
 
-int m2m_inprocess_threads(int fd, unsigned int threads)
+static int ip_threads(int fd, unsigned int threads)
 {
 	struct ip_ctx *ctx = context_get(fd);
 
@@ -401,7 +401,8 @@ int m2m_inprocess_threads(int fd, unsigned int threads)
 	return 0;
 }
 
-int m2m_inprocess_hold(int fd, bool hold)
+/* A streaming client's USERPTR memory is copied instead (userptr.c). */
+static int ip_hold(int fd, bool hold)
 {
 	struct ip_ctx *ctx = context_get(fd);
 
@@ -431,4 +432,7 @@ const struct m2m_transport m2m_transport_inprocess = {
 	.poll = ip_poll,
 	.interrupt = ip_interrupt,
 	.wait_fd = ip_wait_fd,
+	.backend = M2M_BACKEND_INPROCESS,
+	.threads = ip_threads,
+	.hold = ip_hold,
 };

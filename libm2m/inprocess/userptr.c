@@ -14,7 +14,7 @@
  * and a SIGSEGV handler is not a library's to set.)
  *
  * m2m_convert()'s memory is its caller's src and dst, which the call
- * waits on for as long as the job runs (m2m_inprocess_hold()): it is
+ * waits on for as long as the job runs (the transport's hold): it is
  * used where it is, at no copy.
  */
 #include <errno.h>

@@ -622,7 +622,7 @@ Test(device, handles_in_threads_are_independent)
 #define BIG_BUFFERS 4
 
 /*
- * The band pool replaced (m2m_inprocess_threads()) while the worker runs
+ * The band pool replaced (the transport's threads) while the worker runs
  * jobs on it: the replacement waits for the running job, under the
  * context's lock, and every frame is made, YUYV to UYVY.
  */
@@ -658,7 +658,7 @@ Test(device, threads_change_while_jobs_run)
 		}
 		/* The worker runs the frames meanwhile. */
 		for (i = 0; i < BIG_BUFFERS; i++)
-			cr_assert_eq(m2m_inprocess_threads(fd, 1 + i % 3), 0);
+			cr_assert_eq(m2m_transport_inprocess.threads(fd, 1 + i % 3), 0);
 		for (i = 0; i < BIG_BUFFERS; i++) {
 			dqbuf_wait(fd, CAP, &x);
 			cr_assert_eq(x.b.flags & V4L2_BUF_FLAG_ERROR, 0);

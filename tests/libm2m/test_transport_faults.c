@@ -98,6 +98,10 @@ static void open_fake(void)
 	fake.ioctl = fake_ioctl;
 	fake.mmap = fake_mmap;
 	fake.munmap = fake_munmap;
+	/* A kernel node's ways: m2m_convert() copies through MMAP buffers. */
+	fake.backend = M2M_BACKEND_KERNEL;
+	fake.hold = NULL;
+	fake.threads = NULL;
 	cr_assert_eq(m2m_open_via(&dev, "fake", &fake, 0), 0, "%s",
 		     m2m_last_error());
 	cr_assert_eq(m2m_format_init(&f, M2M_FOURCC('Y', 'U', 'Y', 'V'), 64,
