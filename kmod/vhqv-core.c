@@ -212,7 +212,10 @@ static int vhqv_register_node(struct vhqv_dev *dev, enum vhqv_node node)
 	return ret;
 }
 
-static int vhqv_probe(struct platform_device *pdev)
+/* The last probe's result, for vhqv_init(), which registers the devices. */
+static int vhqv_probe_ret;
+
+static int vhqv_probe_one(struct platform_device *pdev)
 {
 	struct vhqv_dev *dev;
 	unsigned int i;
@@ -296,6 +299,12 @@ err_free_dev:
 	return ret;
 }
 
+static int vhqv_probe(struct platform_device *pdev)
+{
+	vhqv_probe_ret = vhqv_probe_one(pdev);
+	return vhqv_probe_ret;
+}
+
 static void vhqv_remove(struct platform_device *pdev)
 {
 	struct vhqv_dev *dev = platform_get_drvdata(pdev);
@@ -364,6 +373,16 @@ static int __init vhqv_init(void)
 		if (IS_ERR(vhqv_pdevs[i])) {
 			ret = PTR_ERR(vhqv_pdevs[i]);
 			vhqv_pdevs[i] = NULL;
+			goto err_unregister_instances;
+		}
+		/*
+		 * The driver is registered, so the device was probed as it
+		 * was added; a probe that failed (out of memory) fails the
+		 * load with its error, rather than leave the module loaded
+		 * without its nodes.
+		 */
+		if (!platform_get_drvdata(vhqv_pdevs[i])) {
+			ret = vhqv_probe_ret ? vhqv_probe_ret : -ENODEV;
 			goto err_unregister_instances;
 		}
 	}
