@@ -812,6 +812,11 @@ void vhqv_job_from_config(struct hqv_job *job, const struct vhqv_config *cfg)
 	job->deinterlace = cfg->deinterlace;
 }
 
+uint32_t vhqv_plane_length(uint32_t size)
+{
+	return size < VHQV_MIN_PLANE_LENGTH ? VHQV_MIN_PLANE_LENGTH : size;
+}
+
 bool vhqv_job_needs_prev(const struct hqv_job *job)
 {
 	return job->src.field != HQV_FIELD_NONE &&

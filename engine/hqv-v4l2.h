@@ -176,6 +176,17 @@ bool vhqv_is_portrait(uint32_t rotation);
  */
 
 /*
+ * The length of a memory plane of a buffer the device allocates, for a
+ * request of size bytes (the format's sizeimage, or more by CREATE_BUFS):
+ * 2 bytes at least. A plane of 1 byte (GREY, YUV420M, YUV444M at 1x1)
+ * takes no payload short of its length: bytesused 0 means the whole plane
+ * (V4L2), so such a plane cannot be told apart from a short one, and
+ * v4l2-compliance's test of a short plane fails.
+ */
+#define VHQV_MIN_PLANE_LENGTH	2
+uint32_t vhqv_plane_length(uint32_t size);
+
+/*
  * Check and complete an OUTPUT buffer's field against the format (ANY
  * becomes the format's, or TOP for ALTERNATE); -EINVAL if it does not fit.
  */

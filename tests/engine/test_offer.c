@@ -160,3 +160,15 @@ Test(offer, a_new_file_starts_at_640x480_or_the_largest_size_below_it)
 		cr_assert_eq(cfg.q[q].rect.height, 320);
 	}
 }
+
+/*
+ * A buffer's memory plane is 2 bytes at least: with 1 byte, bytesused 0
+ * (the whole plane) is its only payload below its length, and
+ * v4l2-compliance -f's short plane at 1x1 GREY or YUV420M is not short.
+ */
+Test(buffers, a_plane_is_2_bytes_at_least)
+{
+	cr_assert_eq(vhqv_plane_length(1), 2);
+	cr_assert_eq(vhqv_plane_length(2), 2);
+	cr_assert_eq(vhqv_plane_length(640 * 480 * 2), 640 * 480 * 2);
+}
