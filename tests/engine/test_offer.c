@@ -33,6 +33,31 @@ static struct v4l2_pix_format_mplane request(uint32_t fourcc, uint32_t width,
 	return pix;
 }
 
+/* TRY_FMT on OUTPUT of a new file. */
+static struct v4l2_pix_format_mplane try_output(const struct vhqv_offer *offer,
+						uint32_t fourcc, uint32_t width,
+						uint32_t height, uint32_t field)
+{
+	struct v4l2_pix_format_mplane pix = request(fourcc, width, height,
+						    field);
+	struct vhqv_config cfg;
+
+	vhqv_config_init(offer, &cfg);
+	vhqv_try_fmt(offer, &cfg, V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE, &pix);
+	return pix;
+}
+
+/* S_FMT on OUTPUT of a new file, progressive YUYV. */
+static void set_output(struct vhqv_config *cfg, uint32_t width,
+		       uint32_t height)
+{
+	struct v4l2_pix_format_mplane pix =
+		request(V4L2_PIX_FMT_YUYV, width, height, V4L2_FIELD_NONE);
+
+	vhqv_config_init(&capped, cfg);
+	vhqv_set_fmt(&capped, cfg, V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE, &pix);
+}
+
 Test(offer, enum_framesizes_names_the_largest_size_offered)
 {
 	struct v4l2_frmsizeenum fsize = {
@@ -82,11 +107,9 @@ Test(offer, try_fmt_clamps_both_queues_to_the_largest_size)
 Test(offer, try_fmt_caps_the_frame_of_alternate_fields)
 {
 	struct v4l2_pix_format_mplane pix =
-		request(V4L2_PIX_FMT_YUV420M, 1000, 1000, V4L2_FIELD_ALTERNATE);
-	struct vhqv_config cfg;
+		try_output(&capped, V4L2_PIX_FMT_YUV420M, 1000, 1000,
+			   V4L2_FIELD_ALTERNATE);
 
-	vhqv_config_init(&capped, &cfg);
-	vhqv_try_fmt(&capped, &cfg, V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE, &pix);
 	cr_assert_eq(pix.field, V4L2_FIELD_ALTERNATE);
 	cr_assert_eq(pix.height, 320);
 }
@@ -99,11 +122,9 @@ Test(offer, smallest_cap_holds_a_frame_of_4_2_0_fields)
 		.max_size = VHQV_MIN_MAX_SIZE,
 	};
 	struct v4l2_pix_format_mplane pix =
-		request(V4L2_PIX_FMT_YUV420, 1, 1, V4L2_FIELD_INTERLACED_TB);
-	struct vhqv_config cfg;
+		try_output(&tiny, V4L2_PIX_FMT_YUV420, 1, 1,
+			   V4L2_FIELD_INTERLACED_TB);
 
-	vhqv_config_init(&tiny, &cfg);
-	vhqv_try_fmt(&tiny, &cfg, V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE, &pix);
 	cr_assert_eq(pix.field, V4L2_FIELD_INTERLACED_TB);
 	cr_assert_eq(pix.height, 4);
 	cr_assert_leq(pix.height, VHQV_MIN_MAX_SIZE);
@@ -111,12 +132,9 @@ Test(offer, smallest_cap_holds_a_frame_of_4_2_0_fields)
 
 Test(offer, s_fmt_sets_the_clamped_size_and_capture_follows)
 {
-	struct v4l2_pix_format_mplane pix =
-		request(V4L2_PIX_FMT_YUYV, 1920, 1080, V4L2_FIELD_NONE);
 	struct vhqv_config cfg;
 
-	vhqv_config_init(&capped, &cfg);
-	vhqv_set_fmt(&capped, &cfg, V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE, &pix);
+	set_output(&cfg, 1920, 1080);
 	cr_assert_eq(cfg.q[VHQV_SRC].width, 640);
 	cr_assert_eq(cfg.q[VHQV_SRC].height, 640);
 	cr_assert_eq(cfg.q[VHQV_DST].width, 640);
@@ -126,12 +144,9 @@ Test(offer, s_fmt_sets_the_clamped_size_and_capture_follows)
 /* One bound for width and height: a turned frame stays within it. */
 Test(offer, a_turned_frame_stays_within_the_largest_size)
 {
-	struct v4l2_pix_format_mplane pix =
-		request(V4L2_PIX_FMT_YUYV, 640, 360, V4L2_FIELD_NONE);
 	struct vhqv_config cfg;
 
-	vhqv_config_init(&capped, &cfg);
-	vhqv_set_fmt(&capped, &cfg, V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE, &pix);
+	set_output(&cfg, 640, 360);
 	cr_assert(vhqv_config_set_ctrl(&cfg, V4L2_CID_ROTATE, 90));
 	vhqv_capture_follow(&cfg);
 	cr_assert_eq(cfg.q[VHQV_DST].width, 360);
