@@ -812,9 +812,11 @@ void vhqv_job_from_config(struct hqv_job *job, const struct vhqv_config *cfg)
 	job->deinterlace = cfg->deinterlace;
 }
 
-uint32_t vhqv_plane_length(uint32_t size)
+uint32_t vhqv_plane_length(uint32_t memory, uint32_t size)
 {
-	return size < VHQV_MIN_PLANE_LENGTH ? VHQV_MIN_PLANE_LENGTH : size;
+	if (memory != V4L2_MEMORY_MMAP || size >= VHQV_MIN_PLANE_LENGTH)
+		return size;
+	return VHQV_MIN_PLANE_LENGTH;
 }
 
 bool vhqv_job_needs_prev(const struct hqv_job *job)

@@ -176,15 +176,17 @@ bool vhqv_is_portrait(uint32_t rotation);
  */
 
 /*
- * The length of a memory plane of a buffer the device allocates, for a
- * request of size bytes (the format's sizeimage, or more by CREATE_BUFS):
- * 2 bytes at least. A plane of 1 byte (GREY, YUV420M, YUV444M at 1x1)
- * takes no payload short of its length: bytesused 0 means the whole plane
- * (V4L2), so such a plane cannot be told apart from a short one, and
- * v4l2-compliance's test of a short plane fails.
+ * The length of a memory plane of a buffer, for a request of size bytes
+ * (the format's sizeimage, or more by CREATE_BUFS) with memory
+ * V4L2_MEMORY_*: what the device allocates (MMAP) is 2 bytes at least. A
+ * plane of 1 byte (GREY, YUV420M, YUV444M at 1x1) takes no payload short
+ * of its length: bytesused 0 means the whole plane (V4L2), so such a
+ * plane cannot be told apart from a short one, and v4l2-compliance's test
+ * of a short plane fails. Memory the application brings (USERPTR, DMABUF)
+ * needs only size: a 1x1 GREY frame is one byte.
  */
 #define VHQV_MIN_PLANE_LENGTH	2
-uint32_t vhqv_plane_length(uint32_t size);
+uint32_t vhqv_plane_length(uint32_t memory, uint32_t size);
 
 /*
  * Check and complete an OUTPUT buffer's field against the format (ANY

@@ -498,7 +498,7 @@ static struct vhqv_q_data *queue_q_data(struct vhqv_ctx *ctx,
 }
 
 /*
- * Buffers are sized from the queue's format, 2 bytes a plane at least
+ * Buffers are sized from the queue's format, MMAP planes 2 bytes at least
  * (vhqv_plane_length()). The memory the driver allocates (MMAP buffers,
  * both queues of a context) is held to the ctx_mem_mb module parameter:
  * a request past it gets ENOMEM before anything is allocated. REQBUFS
@@ -530,7 +530,7 @@ static int vhqv_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 			sizes[p] = q.sizeimage[p];
 	}
 	for (p = 0; p < *nplanes; p++) {
-		sizes[p] = vhqv_plane_length(sizes[p]);
+		sizes[p] = vhqv_plane_length(vq->memory, sizes[p]);
 		per_buffer += PAGE_ALIGN(sizes[p]);
 	}
 

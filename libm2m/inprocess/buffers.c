@@ -48,8 +48,8 @@ static uint32_t buffer_caps(void)
 
 /*
  * vhqv_queue_setup(): buffers are sized from the queue's format (or, for
- * CREATE_BUFS, at least that), 2 bytes a plane at least, and MMAP memory
- * is held to the cap before anything is allocated.
+ * CREATE_BUFS, at least that), MMAP planes 2 bytes at least, and MMAP
+ * memory is held to the cap before anything is allocated.
  */
 static int queue_setup(struct ip_ctx *ctx, unsigned int queue,
 		       unsigned int count, uint32_t memory,
@@ -71,7 +71,7 @@ static int queue_setup(struct ip_ctx *ctx, unsigned int queue,
 			sizes[p] = q->sizeimage[p];
 	}
 	for (p = 0; p < *nplanes; p++) {
-		sizes[p] = vhqv_plane_length(sizes[p]);
+		sizes[p] = vhqv_plane_length(memory, sizes[p]);
 		per_buffer += page_align(sizes[p]);
 	}
 	if (memory == V4L2_MEMORY_MMAP &&

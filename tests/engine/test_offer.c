@@ -177,13 +177,17 @@ Test(offer, a_new_file_starts_at_640x480_or_the_largest_size_below_it)
 }
 
 /*
- * A buffer's memory plane is 2 bytes at least: with 1 byte, bytesused 0
- * (the whole plane) is its only payload below its length, and
+ * An MMAP buffer's memory plane is 2 bytes at least: with 1 byte, bytesused
+ * 0 (the whole plane) is its only payload below its length, and
  * v4l2-compliance -f's short plane at 1x1 GREY or YUV420M is not short.
+ * Memory the application brings needs only the frame's bytes.
  */
-Test(buffers, a_plane_is_2_bytes_at_least)
+Test(buffers, an_mmap_plane_is_2_bytes_at_least)
 {
-	cr_assert_eq(vhqv_plane_length(1), 2);
-	cr_assert_eq(vhqv_plane_length(2), 2);
-	cr_assert_eq(vhqv_plane_length(640 * 480 * 2), 640 * 480 * 2);
+	cr_assert_eq(vhqv_plane_length(V4L2_MEMORY_MMAP, 1), 2);
+	cr_assert_eq(vhqv_plane_length(V4L2_MEMORY_MMAP, 2), 2);
+	cr_assert_eq(vhqv_plane_length(V4L2_MEMORY_MMAP, 640 * 480 * 2),
+		     640 * 480 * 2);
+	cr_assert_eq(vhqv_plane_length(V4L2_MEMORY_USERPTR, 1), 1);
+	cr_assert_eq(vhqv_plane_length(V4L2_MEMORY_DMABUF, 1), 1);
 }
