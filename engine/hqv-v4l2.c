@@ -19,15 +19,16 @@
  * family unless vhqv's semiplanar parameter is off (docs/vhqv.md: Debian
  * 12's old v4l2-compliance fails today's kernels' names for it).
  */
-bool vhqv_offers(unsigned int offer, const struct hqv_format *fmt)
+bool vhqv_offers(const struct vhqv_offer *offer,
+		 const struct hqv_format *fmt)
 {
 	if (fmt->family == HQV_FAMILY_SEMIPLANAR &&
-	    !(offer & VHQV_OFFER_SEMIPLANAR))
+	    !(offer->formats & VHQV_OFFER_SEMIPLANAR))
 		return false;
-	return (offer & VHQV_OFFER_MPLANE) || fmt->mem_planes == 1;
+	return (offer->formats & VHQV_OFFER_MPLANE) || fmt->mem_planes == 1;
 }
 
-const struct hqv_format *vhqv_format_at(unsigned int offer,
+const struct hqv_format *vhqv_format_at(const struct vhqv_offer *offer,
 					unsigned int index)
 {
 	const struct hqv_format *fmt;
@@ -39,7 +40,8 @@ const struct hqv_format *vhqv_format_at(unsigned int offer,
 	return NULL;
 }
 
-const struct hqv_format *vhqv_format_find(unsigned int offer, uint32_t fourcc)
+const struct hqv_format *vhqv_format_find(const struct vhqv_offer *offer,
+					  uint32_t fourcc)
 {
 	const struct hqv_format *fmt = hqv_format_find(fourcc);
 
@@ -52,7 +54,7 @@ static const struct hqv_format *default_format(void)
 	return hqv_format_find(V4L2_PIX_FMT_YUYV);
 }
 
-int vhqv_enum_fmt(unsigned int offer, struct v4l2_fmtdesc *f)
+int vhqv_enum_fmt(const struct vhqv_offer *offer, struct v4l2_fmtdesc *f)
 {
 	const struct hqv_format *fmt = vhqv_format_at(offer, f->index);
 
@@ -68,7 +70,8 @@ int vhqv_enum_fmt(unsigned int offer, struct v4l2_fmtdesc *f)
 	return 0;
 }
 
-int vhqv_enum_framesizes(unsigned int offer, struct v4l2_frmsizeenum *fsize)
+int vhqv_enum_framesizes(const struct vhqv_offer *offer,
+			 struct v4l2_frmsizeenum *fsize)
 {
 	if (fsize->index || !vhqv_format_find(offer, fsize->pixel_format))
 		return -EINVAL;
@@ -76,12 +79,23 @@ int vhqv_enum_framesizes(unsigned int offer, struct v4l2_frmsizeenum *fsize)
 	/* Every size in the range: CONTINUOUS, whose steps V4L2 wants 1. */
 	fsize->type = V4L2_FRMSIZE_TYPE_CONTINUOUS;
 	fsize->stepwise.min_width = HQV_MIN_WIDTH;
-	fsize->stepwise.max_width = HQV_MAX_WIDTH;
+	fsize->stepwise.max_width = offer->max_size;
 	fsize->stepwise.step_width = 1;
 	fsize->stepwise.min_height = HQV_MIN_HEIGHT;
-	fsize->stepwise.max_height = HQV_MAX_HEIGHT;
+	fsize->stepwise.max_height = offer->max_size;
 	fsize->stepwise.step_height = 1;
 	return 0;
+}
+
+/* A size clamped into the engine's range and the node's largest size. */
+static void clamp_size(const struct vhqv_offer *offer, uint32_t *width,
+		       uint32_t *height)
+{
+	hqv_format_clamp_size(width, height);
+	if (*width > offer->max_size)
+		*width = offer->max_size;
+	if (*height > offer->max_size)
+		*height = offer->max_size;
 }
 
 uint32_t vhqv_frame_height(const struct vhqv_q_data *q)
@@ -254,7 +268,8 @@ void vhqv_capture_follow(struct vhqv_config *cfg)
 }
 
 /* The controls' defaults included: V4L2 sets them at open. */
-void vhqv_config_init(struct vhqv_config *cfg)
+void vhqv_config_init(const struct vhqv_offer *offer,
+		      struct vhqv_config *cfg)
 {
 	struct vhqv_q_data *src = &cfg->q[VHQV_SRC];
 	unsigned int i;
@@ -263,6 +278,7 @@ void vhqv_config_init(struct vhqv_config *cfg)
 	src->fmt = default_format();
 	src->width = VHQV_DEF_WIDTH;
 	src->height = VHQV_DEF_HEIGHT;
+	clamp_size(offer, &src->width, &src->height);
 	src->field = V4L2_FIELD_NONE;
 	q_data_layout(src, NULL);
 	rect_full(&src->rect, src->width, src->height);
@@ -326,13 +342,15 @@ static uint32_t valid_or_default(uint32_t v, uint32_t max)
 /*
  * Correct a format into one the device takes, as the V4L2 spec asks: an
  * unknown fourcc becomes the default, sizes are clamped into the engine's
- * range (CAPTURE's may differ from OUTPUT's: the device scales), a line
- * pitch below the minimum is raised to it. OUTPUT takes every field order
- * the engine deinterlaces (4:2:0 fields need an even field height);
- * CAPTURE is progressive, with the colorimetry it asks for
- * (capture_colour_asked()) or else OUTPUT's colorspace and the rule's.
+ * range and the node's largest size (CAPTURE's may differ from OUTPUT's:
+ * the device scales), a line pitch below the minimum is raised to it.
+ * OUTPUT takes every field order the engine deinterlaces (4:2:0 fields
+ * need an even field height); CAPTURE is progressive, with the
+ * colorimetry it asks for (capture_colour_asked()) or else OUTPUT's
+ * colorspace and the rule's.
  */
-void vhqv_try_fmt(unsigned int offer, const struct vhqv_config *cfg,
+void vhqv_try_fmt(const struct vhqv_offer *offer,
+		  const struct vhqv_config *cfg,
 		  uint32_t type, struct v4l2_pix_format_mplane *pix)
 {
 	const struct hqv_format *fmt = vhqv_format_find(offer,
@@ -358,7 +376,7 @@ void vhqv_try_fmt(unsigned int offer, const struct vhqv_config *cfg,
 			q.height = UINT32_MAX / 2 * 2;
 		else
 			q.height = pix->height * 2;
-		hqv_format_clamp_size(&q.width, &q.height);
+		clamp_size(offer, &q.width, &q.height);
 		/*
 		 * Progressive frames take any size; fields need as many
 		 * lines each, and 4:2:0 fields whole chroma rows
@@ -384,7 +402,7 @@ void vhqv_try_fmt(unsigned int offer, const struct vhqv_config *cfg,
 	} else {
 		q.height = pix->height;
 		q.field = V4L2_FIELD_NONE;
-		hqv_format_clamp_size(&q.width, &q.height);
+		clamp_size(offer, &q.width, &q.height);
 		asked = capture_colour_asked(fmt, pix);
 		capture_colorimetry(cfg, pix, &q);
 	}
@@ -430,8 +448,8 @@ static void pix_mp_to_q_data(const struct v4l2_pix_format_mplane *pix,
 	rect_full(&q->rect, q->width, vhqv_frame_height(q));
 }
 
-void vhqv_set_fmt(unsigned int offer, struct vhqv_config *cfg, uint32_t type,
-		  struct v4l2_pix_format_mplane *pix)
+void vhqv_set_fmt(const struct vhqv_offer *offer, struct vhqv_config *cfg,
+		  uint32_t type, struct v4l2_pix_format_mplane *pix)
 {
 	struct v4l2_pix_format_mplane asked = *pix;
 
@@ -792,6 +810,13 @@ void vhqv_job_from_config(struct hqv_job *job, const struct vhqv_config *cfg)
 	job->background = cfg->background;
 	job->alpha = cfg->alpha;
 	job->deinterlace = cfg->deinterlace;
+}
+
+uint32_t vhqv_plane_length(uint32_t memory, uint32_t size)
+{
+	if (memory != V4L2_MEMORY_MMAP || size >= VHQV_MIN_PLANE_LENGTH)
+		return size;
+	return VHQV_MIN_PLANE_LENGTH;
 }
 
 bool vhqv_job_needs_prev(const struct hqv_job *job)

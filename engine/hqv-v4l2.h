@@ -29,6 +29,23 @@ enum { VHQV_SRC = 0, VHQV_DST = 1 };
 #define VHQV_OFFER_MPLANE	0x1	/* one buffer per plane too (NV12M) */
 #define VHQV_OFFER_SEMIPLANAR	0x2	/* NV12, NV21, NV16, NV61, NV24 */
 
+/*
+ * The smallest largest size a node may offer: a 4:2:0 frame of fields
+ * takes 4 lines at least (vhqv_try_fmt()).
+ */
+#define VHQV_MIN_MAX_SIZE	4
+
+/*
+ * What a node offers: its formats, and the largest width and height it
+ * takes (the engine's HQV_MAX_WIDTH and HQV_MAX_HEIGHT, or less: vhqv's
+ * max_size parameter). The bound is the same for both, as the engine's
+ * is, so that a frame turned by ROTATE still fits.
+ */
+struct vhqv_offer {
+	unsigned int formats;	/* VHQV_OFFER_* */
+	uint32_t max_size;	/* VHQV_MIN_MAX_SIZE to HQV_MAX_WIDTH */
+};
+
 /* A queue's format, and its rectangle (OUTPUT: crop; CAPTURE: compose). */
 struct vhqv_q_data {
 	const struct hqv_format *fmt;
@@ -73,20 +90,26 @@ struct vhqv_config {
  * Formats
  */
 
-bool vhqv_offers(unsigned int offer, const struct hqv_format *fmt);
+bool vhqv_offers(const struct vhqv_offer *offer,
+		 const struct hqv_format *fmt);
 /* The index-th format offered, or NULL past the last. */
-const struct hqv_format *vhqv_format_at(unsigned int offer,
+const struct hqv_format *vhqv_format_at(const struct vhqv_offer *offer,
 					unsigned int index);
 /* The format with this fourcc if it is offered, else NULL. */
-const struct hqv_format *vhqv_format_find(unsigned int offer,
+const struct hqv_format *vhqv_format_find(const struct vhqv_offer *offer,
 					  uint32_t fourcc);
 /* ENUM_FMT's pixelformat and flags; -EINVAL past the last format. */
-int vhqv_enum_fmt(unsigned int offer, struct v4l2_fmtdesc *f);
+int vhqv_enum_fmt(const struct vhqv_offer *offer, struct v4l2_fmtdesc *f);
 /* ENUM_FRAMESIZES; -EINVAL for a format not offered or index > 0. */
-int vhqv_enum_framesizes(unsigned int offer, struct v4l2_frmsizeenum *fsize);
+int vhqv_enum_framesizes(const struct vhqv_offer *offer,
+			 struct v4l2_frmsizeenum *fsize);
 
-/* The configuration of a new open file. */
-void vhqv_config_init(struct vhqv_config *cfg);
+/*
+ * The configuration of a new open file: 640x480 YUYV, each side at most
+ * the offer's largest size.
+ */
+void vhqv_config_init(const struct vhqv_offer *offer,
+		      struct vhqv_config *cfg);
 /* Lines of the frame: an ALTERNATE buffer's height is a field's. */
 uint32_t vhqv_frame_height(const struct vhqv_q_data *q);
 /* CAPTURE after a new OUTPUT format or a turn (docs/vhqv.md). */
@@ -96,15 +119,16 @@ void vhqv_capture_follow(struct vhqv_config *cfg);
 void vhqv_get_fmt(const struct vhqv_config *cfg, uint32_t type,
 		  struct v4l2_pix_format_mplane *pix);
 /* TRY_FMT: correct pix into a format the device takes, for cfg. */
-void vhqv_try_fmt(unsigned int offer, const struct vhqv_config *cfg,
+void vhqv_try_fmt(const struct vhqv_offer *offer,
+		  const struct vhqv_config *cfg,
 		  uint32_t type, struct v4l2_pix_format_mplane *pix);
 /*
  * S_FMT without the buffer checks: correct pix, then set it in cfg. A new
  * OUTPUT format resets the crop and makes CAPTURE follow; the caller
  * decides whether CAPTURE's change is a geometry change.
  */
-void vhqv_set_fmt(unsigned int offer, struct vhqv_config *cfg, uint32_t type,
-		  struct v4l2_pix_format_mplane *pix);
+void vhqv_set_fmt(const struct vhqv_offer *offer, struct vhqv_config *cfg,
+		  uint32_t type, struct v4l2_pix_format_mplane *pix);
 
 /* The single-planar API's format, through the multi-planar one. */
 void vhqv_pix_to_mp(const struct v4l2_pix_format *pix,
@@ -150,6 +174,19 @@ bool vhqv_is_portrait(uint32_t rotation);
 /*
  * Buffers and jobs
  */
+
+/*
+ * The length of a memory plane of a buffer, for a request of size bytes
+ * (the format's sizeimage, or more by CREATE_BUFS) with memory
+ * V4L2_MEMORY_*: what the device allocates (MMAP) is 2 bytes at least. A
+ * plane of 1 byte (GREY, YUV420M, YUV444M at 1x1) takes no payload short
+ * of its length: bytesused 0 means the whole plane (V4L2), so such a
+ * plane cannot be told apart from a short one, and v4l2-compliance's test
+ * of a short plane fails. Memory the application brings (USERPTR, DMABUF)
+ * needs only size: a 1x1 GREY frame is one byte.
+ */
+#define VHQV_MIN_PLANE_LENGTH	2
+uint32_t vhqv_plane_length(uint32_t memory, uint32_t size);
 
 /*
  * Check and complete an OUTPUT buffer's field against the format (ANY

@@ -38,10 +38,20 @@ MODULE_PARM_DESC(ctx_mem_mb,
  * 4:2:0" for NV12) and fails ENUM_FMT, so the tests load vhqv without
  * them when only that one is there (docs/vhqv.md).
  */
-bool vhqv_semiplanar = true;
-module_param_named(semiplanar, vhqv_semiplanar, bool, 0444);
+static bool semiplanar = true;
+module_param(semiplanar, bool, 0444);
 MODULE_PARM_DESC(semiplanar,
 		 "Offer NV12, NV21, NV16, NV61, NV24 (default on: see docs/vhqv.md)");
+
+/*
+ * v4l2-compliance -f streams every format pair at the largest size
+ * offered: at 8192x8192 that takes hours in an emulated guest. One bound
+ * for width and height, as the engine's own, so that turned frames fit.
+ */
+static unsigned int max_size = HQV_MAX_WIDTH;
+module_param(max_size, uint, 0444);
+MODULE_PARM_DESC(max_size,
+		 "Largest width and height offered, 4 to 8192 (default 8192)");
 
 unsigned int vhqv_workers;
 module_param_named(workers, vhqv_workers, uint, 0444);
@@ -67,10 +77,13 @@ static int vhqv_open(struct file *file)
 
 	ctx->dev = dev;
 	ctx->mplane = vfd == &dev->vfd[VHQV_NODE_MPLANE];
+	ctx->offer.formats = (ctx->mplane ? VHQV_OFFER_MPLANE : 0) |
+			     (semiplanar ? VHQV_OFFER_SEMIPLANAR : 0);
+	ctx->offer.max_size = max_size;
 	mutex_init(&ctx->vb_mutex);
 	mutex_init(&ctx->pair_lock);
 	mutex_init(&ctx->cfg_lock);
-	vhqv_config_init(&ctx->cfg);
+	vhqv_config_init(&ctx->offer, &ctx->cfg);
 	vhqv_flow_init(&ctx->flow);
 	ctx->may_run = vhqv_flow_may_run(&ctx->flow);
 	v4l2_fh_init(&ctx->fh, vfd);
@@ -349,6 +362,11 @@ static int __init vhqv_init(void)
 	if (instances < 1 || instances > VHQV_MAX_INSTANCES) {
 		pr_err("vhqv: instances must be 1 to %d, not %u\n",
 		       VHQV_MAX_INSTANCES, instances);
+		return -EINVAL;
+	}
+	if (max_size < VHQV_MIN_MAX_SIZE || max_size > HQV_MAX_WIDTH) {
+		pr_err("vhqv: max_size must be %d to %d, not %u\n",
+		       VHQV_MIN_MAX_SIZE, HQV_MAX_WIDTH, max_size);
 		return -EINVAL;
 	}
 	if (vhqv_workers > VHQV_MAX_WORKERS) {

@@ -34,13 +34,13 @@ static int vhqv_querycap(struct file *file, void *priv,
 static int vidioc_enum_fmt(struct file *file, void *priv,
 			   struct v4l2_fmtdesc *f)
 {
-	return vhqv_enum_fmt(vhqv_offer(file_to_ctx(file)), f);
+	return vhqv_enum_fmt(&file_to_ctx(file)->offer, f);
 }
 
 static int vidioc_enum_framesizes(struct file *file, void *priv,
 				  struct v4l2_frmsizeenum *fsize)
 {
-	return vhqv_enum_framesizes(vhqv_offer(file_to_ctx(file)), fsize);
+	return vhqv_enum_framesizes(&file_to_ctx(file)->offer, fsize);
 }
 
 /* The configuration ioctls read and write: see vhqv_config_for_write(). */
@@ -57,7 +57,7 @@ static int vhqv_try_fmt_mp(struct vhqv_ctx *ctx, u32 type,
 			   struct v4l2_pix_format_mplane *pix)
 {
 	mutex_lock(&ctx->cfg_lock);
-	vhqv_try_fmt(vhqv_offer(ctx), vhqv_config_for_write(ctx), type, pix);
+	vhqv_try_fmt(&ctx->offer, vhqv_config_for_write(ctx), type, pix);
 	mutex_unlock(&ctx->cfg_lock);
 	return 0;
 }
@@ -86,7 +86,7 @@ static int vhqv_s_fmt_mp(struct vhqv_ctx *ctx, u32 type,
 	mutex_lock(&ctx->cfg_lock);
 	cfg = vhqv_config_for_write(ctx);
 	next = *cfg;
-	vhqv_set_fmt(vhqv_offer(ctx), &next, type, pix);
+	vhqv_set_fmt(&ctx->offer, &next, type, pix);
 	if (V4L2_TYPE_IS_OUTPUT(type) && vb2_is_busy(cap_vq) &&
 	    memcmp(&next.q[VHQV_DST], &cfg->q[VHQV_DST],
 		   sizeof(next.q[VHQV_DST])))

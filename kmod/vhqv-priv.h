@@ -95,6 +95,8 @@ struct vhqv_ctx {
 	struct v4l2_fh fh;
 	struct vhqv_dev *dev;
 	bool mplane;
+	/* The formats and sizes this file's node offers (hqv-v4l2.h). */
+	struct vhqv_offer offer;
 	struct v4l2_ctrl_handler hdl;
 	/*
 	 * The queues' lock: both vb2 queues of this context, and the m2m
@@ -155,15 +157,7 @@ static inline struct vhqv_ctx *file_to_ctx(struct file *file)
 
 /* vhqv-core.c */
 extern unsigned int vhqv_ctx_mem_mb;
-extern bool vhqv_semiplanar;
 extern unsigned int vhqv_workers;
-
-/* The formats this file's node offers (hqv-v4l2.h). */
-static inline unsigned int vhqv_offer(const struct vhqv_ctx *ctx)
-{
-	return (ctx->mplane ? VHQV_OFFER_MPLANE : 0) |
-	       (vhqv_semiplanar ? VHQV_OFFER_SEMIPLANAR : 0);
-}
 
 /* vhqv-fmt.c */
 extern const struct v4l2_ioctl_ops vhqv_ioctl_ops[VHQV_NODES];

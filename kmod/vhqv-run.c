@@ -517,11 +517,12 @@ static struct vhqv_q_data *queue_q_data(struct vhqv_ctx *ctx,
 }
 
 /*
- * Buffers are sized from the queue's format. The memory the driver
- * allocates (MMAP buffers, both queues of a context) is held to the
- * ctx_mem_mb module parameter: a request past it gets ENOMEM before
- * anything is allocated. REQBUFS has freed the queue's buffers (and
- * buf_cleanup uncounted them) before it gets here; CREATE_BUFS adds.
+ * Buffers are sized from the queue's format, MMAP planes 2 bytes at least
+ * (vhqv_plane_length()). The memory the driver allocates (MMAP buffers,
+ * both queues of a context) is held to the ctx_mem_mb module parameter:
+ * a request past it gets ENOMEM before anything is allocated. REQBUFS
+ * has freed the queue's buffers (and buf_cleanup uncounted them) before
+ * it gets here; CREATE_BUFS adds.
  */
 static int vhqv_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 			    unsigned int *nplanes, unsigned int sizes[],
@@ -547,8 +548,10 @@ static int vhqv_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 		for (p = 0; p < *nplanes; p++)
 			sizes[p] = q.sizeimage[p];
 	}
-	for (p = 0; p < *nplanes; p++)
+	for (p = 0; p < *nplanes; p++) {
+		sizes[p] = vhqv_plane_length(vq->memory, sizes[p]);
 		per_buffer += PAGE_ALIGN(sizes[p]);
+	}
 
 	if (vq->memory == VB2_MEMORY_MMAP &&
 	    per_buffer * *nbuffers + ctx->mem_bytes[VHQV_SRC] +

@@ -48,8 +48,8 @@ static uint32_t buffer_caps(void)
 
 /*
  * vhqv_queue_setup(): buffers are sized from the queue's format (or, for
- * CREATE_BUFS, at least that), and MMAP memory is held to the cap before
- * anything is allocated.
+ * CREATE_BUFS, at least that), MMAP planes 2 bytes at least, and MMAP
+ * memory is held to the cap before anything is allocated.
  */
 static int queue_setup(struct ip_ctx *ctx, unsigned int queue,
 		       unsigned int count, uint32_t memory,
@@ -70,8 +70,10 @@ static int queue_setup(struct ip_ctx *ctx, unsigned int queue,
 		for (p = 0; p < *nplanes; p++)
 			sizes[p] = q->sizeimage[p];
 	}
-	for (p = 0; p < *nplanes; p++)
+	for (p = 0; p < *nplanes; p++) {
+		sizes[p] = vhqv_plane_length(memory, sizes[p]);
 		per_buffer += page_align(sizes[p]);
+	}
 	if (memory == V4L2_MEMORY_MMAP &&
 	    per_buffer * count + ctx->q[VHQV_SRC].mem_bytes +
 	    ctx->q[VHQV_DST].mem_bytes > IP_CTX_MEM_BYTES)

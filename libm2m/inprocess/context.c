@@ -157,7 +157,7 @@ static int ip_open(const char *path, int flags)
 	pthread_cond_init(&ctx->changed, &attr);
 	pthread_condattr_destroy(&attr);
 	pthread_cond_init(&ctx->work, NULL);
-	vhqv_config_init(&ctx->cfg);
+	vhqv_config_init(&ip_offer, &ctx->cfg);
 	ip_ctrls_init(ctx);
 	ctx->q[VHQV_SRC].type = V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE;
 	ctx->q[VHQV_DST].type = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;

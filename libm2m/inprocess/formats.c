@@ -76,6 +76,11 @@ static const char *description(const struct hqv_format *fmt)
 	return fmt->name;
 }
 
+const struct vhqv_offer ip_offer = {
+	.formats = VHQV_OFFER_MPLANE | VHQV_OFFER_SEMIPLANAR,
+	.max_size = HQV_MAX_WIDTH,
+};
+
 int ip_enum_fmt(struct ip_ctx *ctx, struct v4l2_fmtdesc *f)
 {
 	uint32_t index = f->index, type = f->type;
@@ -86,18 +91,18 @@ int ip_enum_fmt(struct ip_ctx *ctx, struct v4l2_fmtdesc *f)
 	memset(f, 0, sizeof(*f));
 	f->index = index;
 	f->type = type;
-	ret = vhqv_enum_fmt(IP_OFFER, f);
+	ret = vhqv_enum_fmt(&ip_offer, f);
 	if (ret)
 		return ret;
 	snprintf((char *)f->description, sizeof(f->description), "%s",
-		 description(vhqv_format_find(IP_OFFER, f->pixelformat)));
+		 description(vhqv_format_find(&ip_offer, f->pixelformat)));
 	return 0;
 }
 
 int ip_enum_framesizes(struct ip_ctx *ctx, struct v4l2_frmsizeenum *fsize)
 {
 	memset(fsize->reserved, 0, sizeof(fsize->reserved));
-	return vhqv_enum_framesizes(IP_OFFER, fsize);
+	return vhqv_enum_framesizes(&ip_offer, fsize);
 }
 
 /*
@@ -122,7 +127,7 @@ int ip_try_fmt(struct ip_ctx *ctx, struct v4l2_format *f)
 {
 	if (!ip_type_ok(f->type))
 		return -EINVAL;
-	vhqv_try_fmt(IP_OFFER, ip_config_for_write(ctx), f->type,
+	vhqv_try_fmt(&ip_offer, ip_config_for_write(ctx), f->type,
 		     &f->fmt.pix_mp);
 	return 0;
 }
@@ -141,7 +146,7 @@ int ip_s_fmt(struct ip_ctx *ctx, struct v4l2_format *f)
 		return -EBUSY;
 	cfg = ip_config_for_write(ctx);
 	next = *cfg;
-	vhqv_set_fmt(IP_OFFER, &next, f->type, &f->fmt.pix_mp);
+	vhqv_set_fmt(&ip_offer, &next, f->type, &f->fmt.pix_mp);
 	if (V4L2_TYPE_IS_OUTPUT(f->type) && ctx->q[VHQV_DST].num_buffers &&
 	    memcmp(&next.q[VHQV_DST], &cfg->q[VHQV_DST],
 		   sizeof(next.q[VHQV_DST])))

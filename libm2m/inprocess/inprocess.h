@@ -254,7 +254,8 @@ void ip_changed(struct ip_ctx *ctx);
 short ip_poll_mask(const struct ip_ctx *ctx);
 
 /* formats.c */
-#define IP_OFFER	(VHQV_OFFER_MPLANE | VHQV_OFFER_SEMIPLANAR)
+/* Every format at every size the engine takes, as vhqv's defaults. */
+extern const struct vhqv_offer ip_offer;
 int ip_querycap(struct ip_ctx *ctx, struct v4l2_capability *cap);
 int ip_enum_fmt(struct ip_ctx *ctx, struct v4l2_fmtdesc *f);
 int ip_enum_framesizes(struct ip_ctx *ctx, struct v4l2_frmsizeenum *fsize);
