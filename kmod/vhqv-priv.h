@@ -131,7 +131,7 @@ struct vhqv_ctx {
 	bool may_run;
 	/* Set by job_abort: the running job stops at its next band. */
 	bool aborting;
-	/* KCOV's handle of the task whose call made the job ready. */
+	/* KCOV's handle of the last task whose call made a job ready. */
 	u64 kcov_handle;
 	u32 sequence[2];
 	/* The job in progress and the engine's scratch memory. */

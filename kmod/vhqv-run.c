@@ -452,11 +452,18 @@ __poll_t vhqv_poll(struct file *file, poll_table *wait)
 static void vhqv_device_run(void *priv)
 {
 	struct vhqv_ctx *ctx = priv;
+	u64 handle;
 
 	WRITE_ONCE(ctx->aborting, false);
-	/* device_run runs in the call that made the job ready, or after
-	 * the job before, in the worker (whose handle is 0: no coverage). */
-	ctx->kcov_handle = kcov_common_handle();
+	/*
+	 * device_run runs in the call that made the job ready, or after the
+	 * job before, in v4l2-mem2mem's worker, whose handle is 0: a
+	 * context's jobs keep the handle of the last call that had one, so
+	 * that every frame of a stream counts, not only its first.
+	 */
+	handle = kcov_common_handle();
+	if (handle)
+		ctx->kcov_handle = handle;
 	queue_work(ctx->dev->wq, &ctx->dev->run_work);
 }
 
