@@ -70,7 +70,7 @@
 #include <linux/lirc.h>
 #include <linux/videodev2.h>
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#include "vhqv-test.h"
 
 #define SLOTS		4
 #define MAX_CALLS	48
@@ -86,34 +86,6 @@
 #define POLL_MAX_MS	2000
 
 static const char *prog_name = "vhqv-fuzz";
-
-/* xorshift64*: the same sequence everywhere for a seed. */
-static uint64_t rng_state;
-
-static void rng_seed(uint64_t seed)
-{
-	rng_state = seed * 0x9e3779b97f4a7c15ull + 1;
-}
-
-static uint32_t rng(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (rng_state * 0x2545f4914f6cdd1dull) >> 32;
-}
-
-static uint32_t below(uint32_t n)
-{
-	return n ? rng() % n : 0;
-}
-
-static bool chance(uint32_t one_in)
-{
-	return below(one_in) == 0;
-}
-
-#define PICK(a)	((a)[below(ARRAY_SIZE(a))])
 
 static void die(const char *fmt, ...)
 {
@@ -134,16 +106,6 @@ static void *xcalloc(size_t n, size_t size)
 	if (!p)
 		die("out of memory");
 	return p;
-}
-
-static int xioctl(int fd, unsigned long req, void *arg)
-{
-	int ret;
-
-	do
-		ret = ioctl(fd, req, arg);
-	while (ret < 0 && errno == EINTR);
-	return ret;
 }
 
 /*
@@ -277,30 +239,28 @@ static const struct named which_names[] = {
 	{ 0, NULL },
 };
 
-static const unsigned long lirc_gets[] = {
-	LIRC_GET_FEATURES, LIRC_GET_SEND_MODE, LIRC_GET_REC_MODE,
-	LIRC_GET_REC_RESOLUTION, LIRC_GET_MIN_TIMEOUT, LIRC_GET_MAX_TIMEOUT,
-	LIRC_GET_REC_TIMEOUT, LIRC_GET_LENGTH,
-};
+/* lirc's ioctls by name; the value is the request. */
 static const struct named lirc_get_names[] = {
-	{ 0, "features" }, { 1, "send-mode" }, { 2, "rec-mode" },
-	{ 3, "resolution" }, { 4, "min-timeout" }, { 5, "max-timeout" },
-	{ 6, "timeout" }, { 7, "length" }, { 0, NULL },
+	{ LIRC_GET_FEATURES, "features" }, { LIRC_GET_SEND_MODE, "send-mode" },
+	{ LIRC_GET_REC_MODE, "rec-mode" },
+	{ LIRC_GET_REC_RESOLUTION, "resolution" },
+	{ LIRC_GET_MIN_TIMEOUT, "min-timeout" },
+	{ LIRC_GET_MAX_TIMEOUT, "max-timeout" },
+	{ LIRC_GET_REC_TIMEOUT, "timeout" }, { LIRC_GET_LENGTH, "length" },
+	{ 0, NULL },
 };
 
-static const unsigned long lirc_sets[] = {
-	LIRC_SET_SEND_MODE, LIRC_SET_REC_MODE, LIRC_SET_SEND_CARRIER,
-	LIRC_SET_SEND_DUTY_CYCLE, LIRC_SET_TRANSMITTER_MASK,
-	LIRC_SET_REC_TIMEOUT, LIRC_SET_REC_TIMEOUT_REPORTS,
-	LIRC_SET_MEASURE_CARRIER_MODE, LIRC_SET_REC_CARRIER,
-	LIRC_SET_REC_CARRIER_RANGE, LIRC_SET_WIDEBAND_RECEIVER,
-};
 static const struct named lirc_set_names[] = {
-	{ 0, "send-mode" }, { 1, "rec-mode" }, { 2, "send-carrier" },
-	{ 3, "duty-cycle" }, { 4, "tx-mask" }, { 5, "timeout" },
-	{ 6, "timeout-reports" }, { 7, "measure-carrier" },
-	{ 8, "rec-carrier" }, { 9, "rec-carrier-range" },
-	{ 10, "wideband" }, { 0, NULL },
+	{ LIRC_SET_SEND_MODE, "send-mode" }, { LIRC_SET_REC_MODE, "rec-mode" },
+	{ LIRC_SET_SEND_CARRIER, "send-carrier" },
+	{ LIRC_SET_SEND_DUTY_CYCLE, "duty-cycle" },
+	{ LIRC_SET_TRANSMITTER_MASK, "tx-mask" },
+	{ LIRC_SET_REC_TIMEOUT, "timeout" },
+	{ LIRC_SET_REC_TIMEOUT_REPORTS, "timeout-reports" },
+	{ LIRC_SET_MEASURE_CARRIER_MODE, "measure-carrier" },
+	{ LIRC_SET_REC_CARRIER, "rec-carrier" },
+	{ LIRC_SET_REC_CARRIER_RANGE, "rec-carrier-range" },
+	{ LIRC_SET_WIDEBAND_RECEIVER, "wideband" }, { 0, NULL },
 };
 
 /* How a kind's values print: by name, in hex, signed or as a fourcc. */
@@ -325,8 +285,8 @@ static const struct kind_desc {
 	[K_TARGET] = { NULL, P_HEX },
 	[K_POS] = { NULL, P_SIGNED },
 	[K_CMDFLAGS] = { NULL, P_HEX },
-	[K_LIRC_GET] = { lirc_get_names },
-	[K_LIRC_SET] = { lirc_set_names },
+	[K_LIRC_GET] = { lirc_get_names, P_HEX },
+	[K_LIRC_SET] = { lirc_set_names, P_HEX },
 	[K_SCANCODE] = { NULL, P_HEX },
 	[K_DURATION] = { NULL, P_DEC },
 };
@@ -644,10 +604,20 @@ static void slots_before(const struct program *p, unsigned int upto,
 		const struct call *c = &p->calls[i];
 
 		if (c->op == OP_OPEN)
-			open_on[c->arg[0]] = c->arg[1] < n_nodes ? c->arg[1] : 0;
+			open_on[c->arg[0]] = c->arg[1] < n_nodes ?
+					     (int)c->arg[1] : NODE_VIDEO;
 		else if (c->op == OP_CLOSE)
 			open_on[c->arg[0]] = -1;
 	}
+}
+
+static uint32_t pick_named(const struct named *names)
+{
+	uint32_t n = 0;
+
+	while (names[n].name)
+		n++;
+	return names[below(n)].value;
 }
 
 static uint32_t gen_size(void)
@@ -719,7 +689,8 @@ static int32_t gen_value(uint32_t ctrl)
 	case 3:
 		return chance(2) ? ci->min - 1 : ci->max + 1;
 	default:
-		return ci->min + (int32_t)below((uint32_t)(ci->max - ci->min) + 1);
+		return ci->min +
+		       (int32_t)below((uint32_t)(ci->max - ci->min) + 1);
 	}
 }
 
@@ -855,9 +826,9 @@ static uint32_t gen_arg(const struct call *c, unsigned int i, enum node node)
 	case K_SMALL:
 		return below(chance(8) ? 16 : 4);
 	case K_LIRC_GET:
-		return below(ARRAY_SIZE(lirc_gets));
+		return pick_named(lirc_get_names);
 	case K_LIRC_SET:
-		return below(ARRAY_SIZE(lirc_sets));
+		return pick_named(lirc_set_names);
 	case K_LIRC_VALUE:
 		return PICK(lirc_values);
 	case K_PROTO:
@@ -1261,10 +1232,14 @@ static bool same_format(const struct v4l2_format *a,
 	    x->quantization != y->quantization ||
 	    x->xfer_func != y->xfer_func)
 		return false;
-	for (p = 0; p < x->num_planes && p < VIDEO_MAX_PLANES; p++)
-		if (x->plane_fmt[p].bytesperline != y->plane_fmt[p].bytesperline ||
-		    x->plane_fmt[p].sizeimage != y->plane_fmt[p].sizeimage)
+	for (p = 0; p < x->num_planes && p < VIDEO_MAX_PLANES; p++) {
+		const struct v4l2_plane_pix_format *u = &x->plane_fmt[p],
+						   *v = &y->plane_fmt[p];
+
+		if (u->bytesperline != v->bytesperline ||
+		    u->sizeimage != v->sizeimage)
 			return false;
+	}
 	return true;
 }
 
@@ -1423,9 +1398,9 @@ static int do_qbuf(struct exec *x, struct slot *s, const struct call *c)
 		pl->bytesused = plane_len(c->arg[5], l);
 		pl->data_offset = c->arg[8];
 		if (b.memory == V4L2_MEMORY_USERPTR)
-			pl->m.userptr = (unsigned long)x->user +
-				((b.index * VIDEO_MAX_PLANES + p) % USER_SLICES) *
-				slice;
+			pl->m.userptr = (unsigned long)x->user + slice *
+				((b.index * VIDEO_MAX_PLANES + p) %
+				 USER_SLICES);
 		else if (b.memory == V4L2_MEMORY_DMABUF)
 			pl->m.fd = dmabuf_fd(x, s, c->arg[9] < DMABUFS ?
 					     (c->arg[9] + p) % DMABUFS :
@@ -1735,12 +1710,10 @@ static int do_call(struct exec *x, struct slot *s, const struct call *c)
 		u.type = a[1];
 		return xioctl(s->fd, VIDIOC_S_PRIORITY, &u.type);
 	case OP_LIRC_GET:
-		return xioctl(s->fd, lirc_gets[a[1] % ARRAY_SIZE(lirc_gets)],
-			      &u.u32[0]);
+		return xioctl(s->fd, a[1], &u.u32[0]);
 	case OP_LIRC_SET:
 		u.u32[0] = a[2];
-		return xioctl(s->fd, lirc_sets[a[1] % ARRAY_SIZE(lirc_sets)],
-			      &u.u32[0]);
+		return xioctl(s->fd, a[1], &u.u32[0]);
 	case OP_LIRC_SEND:
 		return do_lirc_send(s, c);
 	case OP_LIRC_PULSES:
@@ -2248,7 +2221,8 @@ static bool report_functions(const struct set *pcs, const char *list,
 			if (n_t == ARRAY_SIZE(t))
 				continue;
 			memset(&t[k], 0, sizeof(t[k]));
-			snprintf(t[k].module, sizeof(t[k].module), "%s", module);
+			snprintf(t[k].module, sizeof(t[k].module), "%s",
+				 module);
 			t[k].unreached_f = open_memstream(&t[k].unreached,
 							  &t[k].unreached_len);
 			t[k].absent_f = open_memstream(&t[k].absent,

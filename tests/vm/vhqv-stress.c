@@ -36,7 +36,7 @@
 
 #include <linux/videodev2.h>
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#include "vhqv-test.h"
 
 static const char *prog = "vhqv-stress";
 
@@ -48,49 +48,6 @@ static void die(const char *fmt, const char *what, int err)
 		fprintf(stderr, ": %s", strerror(err));
 	fputc('\n', stderr);
 	exit(1);
-}
-
-/* xorshift64*: small, and the same sequence everywhere for a seed. */
-static uint64_t rng_state;
-
-static void rng_seed(uint64_t seed)
-{
-	rng_state = seed * 0x9e3779b97f4a7c15ull + 1;
-}
-
-static uint32_t rng(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (rng_state * 0x2545f4914f6cdd1dull) >> 32;
-}
-
-static uint32_t below(uint32_t n)
-{
-	return n ? rng() % n : 0;
-}
-
-static bool chance(uint32_t one_in)
-{
-	return below(one_in) == 0;
-}
-
-static uint32_t pick(const uint32_t *v, size_t n)
-{
-	return v[below(n)];
-}
-
-#define PICK(a)	pick(a, ARRAY_SIZE(a))
-
-static int xioctl(int fd, unsigned long req, void *arg)
-{
-	int ret;
-
-	do
-		ret = ioctl(fd, req, arg);
-	while (ret < 0 && errno == EINTR);
-	return ret;
 }
 
 static bool node_is_mplane(int fd)
