@@ -35,6 +35,8 @@
  * Usage: vhqv-fuzz [-t SECONDS] [-s SEED] [-c CORPUS_DIR]... [-o DIR]
  *                  [-F FUNCTIONS] [-R FUNCTION]... [-S STATS] [-n]
  *                  VIDEO MPLANE_VIDEO [LIRC]
+ *        vhqv-fuzz -m DIR [-M MOST] -c CORPUS_DIR... [-S STATS]
+ *                  VIDEO MPLANE_VIDEO [LIRC]
  *        vhqv-fuzz -r PROGRAM [-S STATS] VIDEO MPLANE_VIDEO [LIRC]
  *   -t  fuzz this long after the corpus has run (default 120 s)
  *   -s  seed of every random choice (default 26; timing still varies)
@@ -46,6 +48,9 @@
  *       end to end)
  *   -S  vhqv's debugfs statistics file, read by the "stats" call
  *   -n  without KCOV: run the corpus, then random programs, keep nothing
+ *   -m  reduce: copy to DIR the files of the other -c directories that
+ *       add the most edges to the first's, chosen greedily, until none
+ *       adds one or -M of them (default 40) are chosen; and stop
  *   -r  run one program, printing each call and its result
  */
 #include <errno.h>
@@ -193,7 +198,7 @@ enum kind {
 	K_CTRL, K_VALUE, K_WHICH, K_COLORSPACE, K_FMTFLAGS, K_TARGET,
 	K_SELFLAGS, K_POS, K_CMD, K_CMDFLAGS, K_EVENT, K_EVFLAGS, K_EVENTS,
 	K_MS, K_SMALL, K_LIRC_GET, K_LIRC_SET, K_LIRC_VALUE, K_PROTO,
-	K_SCANCODE, K_DURATION,
+	K_SCANCODE, K_DURATION, K_NOISE, K_SEED,
 };
 
 struct named {
@@ -289,6 +294,7 @@ static const struct kind_desc {
 	[K_LIRC_SET] = { lirc_set_names, P_HEX },
 	[K_SCANCODE] = { NULL, P_HEX },
 	[K_DURATION] = { NULL, P_DEC },
+	[K_SEED] = { NULL, P_HEX },
 };
 
 struct arg_desc {
@@ -307,7 +313,7 @@ enum op {
 	OP_TRY_ENC_CMD, OP_DEC_CMD, OP_SUBSCRIBE, OP_UNSUBSCRIBE,
 	OP_DQEVENT, OP_G_SELECTION, OP_S_SELECTION, OP_POLL, OP_PRIORITY,
 	OP_LIRC_GET, OP_LIRC_SET, OP_LIRC_SEND, OP_LIRC_PULSES,
-	OP_LIRC_READ, OP_STATS, OPS
+	OP_LIRC_READ, OP_IR_NOISE, OP_STATS, OPS
 };
 
 #define SLOT		{ "slot", K_SLOT }
@@ -403,6 +409,10 @@ static const struct op_desc {
 	[OP_LIRC_PULSES] = { "lirc_pulses", ON_LIRC, 1,
 		{ SLOT, { "count", K_COUNT }, { "us", K_DURATION } } },
 	[OP_LIRC_READ] = { "lirc_read", ON_LIRC, 1, { SLOT } },
+	/* vhqv's module parameters: noise on what the receiver hears */
+	[OP_IR_NOISE] = { "ir_noise", ON_LIRC, 1,
+		{ SLOT, { "jitter", K_NOISE }, { "glitch", K_NOISE },
+		  { "seed", K_SEED } } },
 	[OP_STATS] = { "stats", ON_NONE, 1, { { NULL } } },
 };
 
@@ -835,6 +845,10 @@ static uint32_t gen_arg(const struct call *c, unsigned int i, enum node node)
 		return PICK(protos);
 	case K_SCANCODE:
 		return chance(4) ? rng() : below(0x10000);
+	case K_NOISE:
+		return chance(3) ? 0 : below(chance(4) ? 1001 : 100);
+	case K_SEED:
+		return chance(4) ? below(2) : rng();
 	case K_DURATION:
 		return chance(8) ? PICK(((const uint32_t[]){ 0, 1, 100000,
 					  0xffffff })) : 100 + below(1900);
@@ -1099,6 +1113,7 @@ struct exec {
 	struct slot slot[SLOTS];
 	int dmabuf[DMABUFS];
 	uint8_t *user;
+	bool noisy;		/* ir_noise changed vhqv's parameters */
 	bool verbose;
 	/* what failed, if a result was impossible */
 	char failure[256];
@@ -1542,6 +1557,29 @@ static int do_lirc_send(struct slot *s, const struct call *c)
 	return write(s->fd, &sc, sizeof(sc)) < 0 ? -1 : 0;
 }
 
+/* A parameter of vhqv's, written; the program's end writes it back. */
+static int set_param(const char *name, uint32_t value)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/vhqv/parameters/%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "%" PRIu32 "\n", value);
+	return fclose(f) ? -1 : 0;
+}
+
+static int do_ir_noise(struct exec *x, const struct call *c)
+{
+	x->noisy = true;
+	if (set_param("ir_jitter_us", c->arg[1]) ||
+	    set_param("ir_glitch_permille", c->arg[2]))
+		return -1;
+	return set_param("ir_seed", c->arg[3]);
+}
+
 static int do_stats(void)
 {
 	char buf[4096];
@@ -1720,6 +1758,8 @@ static int do_call(struct exec *x, struct slot *s, const struct call *c)
 		return do_lirc_pulses(s, c);
 	case OP_LIRC_READ:
 		return read(s->fd, u.u32, sizeof(u.u32)) < 0 ? -1 : 0;
+	case OP_IR_NOISE:
+		return do_ir_noise(x, c);
 	case OP_STATS:
 		return do_stats();
 	case OPS:
@@ -1815,6 +1855,12 @@ static bool run_program(struct exec *x, const struct program *p)
 			close(x->dmabuf[i]);
 		x->dmabuf[i] = -1;
 	}
+	if (x->noisy) {
+		set_param("ir_jitter_us", 0);
+		set_param("ir_glitch_permille", 0);
+		set_param("ir_seed", 1);
+		x->noisy = false;
+	}
 	if (!x->failure[0])
 		return true;
 	fprintf(stderr, "%s: impossible result at call %u: %s\n", prog_name,
@@ -1856,6 +1902,18 @@ static void set_grow(struct set *s)
 			set_add(&bigger, s->v[i]);
 	free(s->v);
 	*s = bigger;
+}
+
+static bool set_has(const struct set *s, uint64_t v)
+{
+	size_t i;
+
+	if (!s->cap)
+		return false;
+	for (i = mix(v) & (s->cap - 1); s->v[i]; i = (i + 1) & (s->cap - 1))
+		if (s->v[i] == v)
+			return true;
+	return false;
 }
 
 /* v != 0; true if it was not there. */
@@ -1921,22 +1979,34 @@ static size_t cover_collect(const struct cover *c, struct set *edges,
  * The fuzzing loop, in a thread of its own (see the top of the file)
  */
 
+/*
+ * A program of the corpus; when reducing, its file, its own edges, and
+ * whether it is in the corpus already (or chosen).
+ */
+struct entry {
+	struct program prog;
+	char *path;
+	struct set edges;
+	bool base;
+};
+
 struct fuzzer {
 	struct exec x;
 	struct cover local, remote;
 	bool coverage;
 	struct set edges, pcs;
-	struct program **corpus;
+	struct entry **corpus;
 	size_t n_corpus, cap_corpus;
 	const char **corpus_dirs;
 	unsigned int n_corpus_dirs;
-	const char *out_dir;
+	const char *out_dir, *reduce_dir;
+	unsigned int reduce_most;
 	unsigned int seconds;
 	unsigned long runs, from_corpus, mutated, kept;
 	bool failed;
 };
 
-static void corpus_add(struct fuzzer *z, const struct program *p)
+static struct entry *corpus_add(struct fuzzer *z, const struct program *p)
 {
 	if (z->n_corpus == z->cap_corpus) {
 		z->cap_corpus = z->cap_corpus ? 2 * z->cap_corpus : 256;
@@ -1945,8 +2015,9 @@ static void corpus_add(struct fuzzer *z, const struct program *p)
 		if (!z->corpus)
 			die("out of memory");
 	}
-	z->corpus[z->n_corpus] = xcalloc(1, sizeof(*p));
-	*z->corpus[z->n_corpus++] = *p;
+	z->corpus[z->n_corpus] = xcalloc(1, sizeof(struct entry));
+	z->corpus[z->n_corpus]->prog = *p;
+	return z->corpus[z->n_corpus++];
 }
 
 static void write_program(const char *dir, const struct program *p)
@@ -1969,8 +2040,12 @@ static void write_program(const char *dir, const struct program *p)
 	free(text);
 }
 
-/* Runs a program; its new edges, or -1 if a result was impossible. */
-static long run_covered(struct fuzzer *z, const struct program *p)
+/*
+ * Runs a program: the edges new to `edges` (the fuzzer's, or the
+ * program's own when reducing), or -1 if a result was impossible.
+ */
+static long run_covered(struct fuzzer *z, const struct program *p,
+			struct set *edges)
 {
 	size_t fresh;
 
@@ -1983,8 +2058,8 @@ static long run_covered(struct fuzzer *z, const struct program *p)
 		return -1;
 	if (!z->coverage)
 		return 0;
-	fresh = cover_collect(&z->local, &z->edges, &z->pcs);
-	fresh += cover_collect(&z->remote, &z->edges, &z->pcs);
+	fresh = cover_collect(&z->local, edges, &z->pcs);
+	fresh += cover_collect(&z->remote, edges, &z->pcs);
 	return fresh;
 }
 
@@ -1997,7 +2072,10 @@ static bool run_corpus_dir(struct fuzzer *z, const char *dir)
 {
 	struct dirent **names;
 	struct program p;
+	struct entry *e;
+	struct set mine;
 	char path[4096];
+	size_t k;
 	int n, i;
 
 	n = scandir(dir, &names, NULL, by_name);
@@ -2010,17 +2088,98 @@ static bool run_corpus_dir(struct fuzzer *z, const char *dir)
 		if (!load_program(path, &p))
 			continue;
 		z->from_corpus++;
-		if (run_covered(z, &p) < 0) {
+		memset(&mine, 0, sizeof(mine));
+		if (run_covered(z, &p, z->reduce_dir ? &mine : &z->edges) < 0) {
 			fprintf(stderr, "%s: (corpus program %s)\n", prog_name,
 				path);
 			return false;
 		}
-		corpus_add(z, &p);
+		e = corpus_add(z, &p);
+		if (!z->reduce_dir)
+			continue;
+		for (k = 0; k < mine.cap; k++)
+			if (mine.v[k])
+				set_add(&z->edges, mine.v[k]);
+		e->edges = mine;
+		e->path = strdup(path);
+		e->base = dir == z->corpus_dirs[0];
 	}
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
 	return true;
+}
+
+static void copy_file(const char *path, const char *dir)
+{
+	const char *base = strrchr(path, '/');
+	char to[4096], buf[4096];
+	FILE *in = fopen(path, "r"), *out;
+	size_t n;
+
+	snprintf(to, sizeof(to), "%s/%s", dir, base ? base + 1 : path);
+	out = fopen(to, "w");
+	if (!in || !out)
+		die("cannot copy %s to %s", path, dir);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			die("cannot write %s", to);
+	fclose(in);
+	if (fclose(out))
+		die("cannot write %s", to);
+}
+
+static void reach(struct set *reached, const struct entry *e)
+{
+	size_t k;
+
+	for (k = 0; k < e->edges.cap; k++)
+		if (e->edges.v[k])
+			set_add(reached, e->edges.v[k]);
+}
+
+/*
+ * What other programs add to the corpus (the first -c directory): the
+ * program that adds the most edges not yet reached, again and again,
+ * until nothing is left that adds one; their files are copied to the
+ * reduce directory.
+ */
+static void reduce(struct fuzzer *z)
+{
+	struct set reached = { 0 };
+	size_t i, k, best, gain, best_gain, chosen = 0, base = 0;
+	struct entry *e;
+
+	while (base < z->n_corpus && z->corpus[base]->base)
+		reach(&reached, z->corpus[base++]);
+	printf("%s: reduce: the corpus's %zu programs reach %zu edges\n",
+	       prog_name, base, reached.n);
+	while (chosen < z->reduce_most) {
+		best = 0;
+		best_gain = 0;
+		for (i = 0; i < z->n_corpus; i++) {
+			e = z->corpus[i];
+			gain = 0;
+			for (k = 0; k < e->edges.cap; k++)
+				gain += e->edges.v[k] &&
+					!set_has(&reached, e->edges.v[k]);
+			if (gain > best_gain) {
+				best = i;
+				best_gain = gain;
+			}
+		}
+		if (!best_gain)
+			break;
+		e = z->corpus[best];
+		e->base = true;
+		reach(&reached, e);
+		copy_file(e->path, z->reduce_dir);
+		chosen++;
+		printf("%s: reduce: %s adds %zu edges\n", prog_name, e->path,
+		       best_gain);
+	}
+	printf("%s: reduce: %zu programs of %zu chosen, %zu edges in all\n",
+	       prog_name, chosen, z->n_corpus - base, reached.n);
 }
 
 static double now(void)
@@ -2034,6 +2193,7 @@ static double now(void)
 static void *fuzz_thread(void *arg)
 {
 	struct fuzzer *z = arg;
+	const struct entry *other;
 	struct program p;
 	unsigned int i;
 	double end;
@@ -2049,19 +2209,25 @@ static void *fuzz_thread(void *arg)
 	printf("%s: corpus: %lu programs, %zu edges\n", prog_name,
 	       z->from_corpus, z->edges.n);
 	fflush(stdout);
+	if (z->reduce_dir) {
+		reduce(z);
+		return NULL;
+	}
 	end = now() + z->seconds;
 	while (now() < end) {
 		if (z->n_corpus && !chance(5)) {
-			p = *z->corpus[below(z->n_corpus)];
-			for (i = 0; i < 1 + below(3); i++)
-				mutate(&p, z->corpus[below(z->n_corpus)]);
+			p = z->corpus[below(z->n_corpus)]->prog;
+			for (i = 0; i < 1 + below(3); i++) {
+				other = z->corpus[below(z->n_corpus)];
+				mutate(&p, &other->prog);
+			}
 			z->mutated++;
 		} else {
 			gen_program(&p);
 		}
 		if (!p.n)
 			continue;
-		fresh = run_covered(z, &p);
+		fresh = run_covered(z, &p, &z->edges);
 		if (fresh < 0) {
 			if (z->out_dir)
 				write_program(z->out_dir, &p);
@@ -2250,8 +2416,8 @@ static bool report_functions(const struct set *pcs, const char *list,
 		printf("%s: %s: never reached:%s\n", prog_name, t[k].module,
 		       t[k].unreached_len ? t[k].unreached : " none");
 		if (t[k].absent_len)
-			printf("%s: %s: not in the running module (init and "
-			       "exit code, or inlined):%s\n", prog_name,
+			printf("%s: %s: not in the running module (init "
+			       "code, freed once loaded):%s\n", prog_name,
 			       t[k].module, t[k].absent);
 		free(t[k].unreached);
 		free(t[k].absent);
@@ -2296,8 +2462,10 @@ static void usage(void)
 		"usage: %s [-t SECONDS] [-s SEED] [-c CORPUS]... [-o DIR] "
 		"[-F FUNCTIONS] [-R FUNCTION]... [-S STATS] [-n] "
 		"VIDEO MPLANE_VIDEO [LIRC]\n"
+		"       %s -m DIR [-M MOST] -c CORPUS... [-S STATS] "
+		"VIDEO MPLANE_VIDEO [LIRC]\n"
 		"       %s -r PROGRAM [-S STATS] VIDEO MPLANE_VIDEO [LIRC]\n",
-		prog_name, prog_name);
+		prog_name, prog_name, prog_name);
 	exit(2);
 }
 
@@ -2315,7 +2483,9 @@ static unsigned long number(const char *s)
 
 int main(int argc, char **argv)
 {
-	static struct fuzzer z = { .seconds = 120, .coverage = true };
+	static struct fuzzer z = {
+		.seconds = 120, .coverage = true, .reduce_most = 40,
+	};
 	static const char *dirs[16], *required[16];
 	const char *functions = NULL, *replay = NULL;
 	unsigned int n_required = 0;
@@ -2325,7 +2495,7 @@ int main(int argc, char **argv)
 	double start;
 	int opt, i;
 
-	while ((opt = getopt(argc, argv, "t:s:c:o:F:R:S:nr:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:s:c:o:m:M:F:R:S:nr:")) != -1) {
 		switch (opt) {
 		case 't':
 			z.seconds = number(optarg);
@@ -2340,6 +2510,12 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			z.out_dir = optarg;
+			break;
+		case 'm':
+			z.reduce_dir = optarg;
+			break;
+		case 'M':
+			z.reduce_most = number(optarg);
 			break;
 		case 'F':
 			functions = optarg;
@@ -2362,7 +2538,8 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	if (argc - optind < 2 || argc - optind > 3)
+	if (argc - optind < 2 || argc - optind > 3 ||
+	    (z.reduce_dir && (!z.coverage || !z.n_corpus_dirs)))
 		usage();
 	for (i = optind; i < argc; i++)
 		nodes[n_nodes++].path = argv[i];
