@@ -679,45 +679,64 @@ static void video_step(const char *node, bool mplane, const struct step *s)
 	die("%s: still failing at the %uth point", what, n);
 }
 
+/* ---- devices in sysfs ---- */
+
+/*
+ * The entry of /sys/class/CLASS whose file has the line (newline
+ * included), into entry; false if none has.
+ */
+static bool sysfs_find(const char *class, const char *file, const char *line,
+		       char *entry, size_t size)
+{
+	char path[600], text[64];
+	struct dirent *e;
+	bool found = false;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/sys/class/%s", class);
+	d = opendir(path);
+	while (d && !found && (e = readdir(d))) {
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/%s/%s/%s", class,
+			 e->d_name, file);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (!found && fgets(text, sizeof(text), f))
+			found = !strcmp(text, line);
+		fclose(f);
+		if (found)
+			snprintf(entry, size, "%s", e->d_name);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
 /* ---- vhqv-ir's lirc node ---- */
 
-/* /dev/lircN of the rc device named vhqv-ir, or "" */
+/* /dev/lircN of the rc device named vhqv-ir. */
 static void find_lirc(char *path, size_t size)
 {
-	char file[320], line[64];
-	struct dirent *e, *l;
-	DIR *d = opendir("/sys/class/rc"), *rc;
-	bool ours = false;
+	char rc[256], dir[300];
+	struct dirent *e;
+	DIR *d;
 
 	path[0] = '\0';
-	if (!d)
-		die("no /sys/class/rc");
-	while (!ours && (e = readdir(d))) {
-		FILE *u;
-
-		if (strncmp(e->d_name, "rc", 2))
-			continue;
-		snprintf(file, sizeof(file), "/sys/class/rc/%s/uevent",
-			 e->d_name);
-		u = fopen(file, "r");
-		if (!u)
-			continue;
-		while (fgets(line, sizeof(line), u))
-			ours |= !strcmp(line, "DEV_NAME=vhqv-ir\n");
-		fclose(u);
-		if (!ours)
-			continue;
-		snprintf(file, sizeof(file), "/sys/class/rc/%s", e->d_name);
-		rc = opendir(file);
-		while (rc && (l = readdir(rc)))
-			if (!strncmp(l->d_name, "lirc", 4))
-				snprintf(path, size, "/dev/%s", l->d_name);
-		if (rc)
-			closedir(rc);
-	}
-	closedir(d);
+	if (!sysfs_find("rc", "uevent", "DEV_NAME=vhqv-ir\n", rc, sizeof(rc)))
+		die("no rc device named vhqv-ir");
+	snprintf(dir, sizeof(dir), "/sys/class/rc/%s", rc);
+	d = opendir(dir);
+	while (d && (e = readdir(d)))
+		if (!strncmp(e->d_name, "lirc", 4))
+			snprintf(path, size, "/dev/%s", e->d_name);
+	if (d)
+		closedir(d);
 	if (!path[0])
-		die("no lirc node of vhqv-ir");
+		die("vhqv-ir has no lirc node");
 }
 
 static int lirc_open(const char *path)
@@ -847,30 +866,12 @@ static void ir_step(const char *path, enum ir_step s)
 /* The /dev/videoN named name, into path ("" if none). */
 static void find_video(const char *name, char *path, size_t size)
 {
-	char file[300], text[64];
-	struct dirent *e;
-	DIR *d = opendir("/sys/class/video4linux");
+	char line[64], node[256];
 
+	snprintf(line, sizeof(line), "%s\n", name);
 	path[0] = '\0';
-	while (d && (e = readdir(d))) {
-		FILE *f;
-
-		if (strncmp(e->d_name, "video", 5))
-			continue;
-		snprintf(file, sizeof(file), "/sys/class/video4linux/%s/name",
-			 e->d_name);
-		f = fopen(file, "r");
-		if (!f)
-			continue;
-		if (fgets(text, sizeof(text), f)) {
-			text[strcspn(text, "\n")] = '\0';
-			if (!strcmp(text, name))
-				snprintf(path, size, "/dev/%s", e->d_name);
-		}
-		fclose(f);
-	}
-	if (d)
-		closedir(d);
+	if (sysfs_find("video4linux", "name", line, node, sizeof(node)))
+		snprintf(path, size, "/dev/%s", node);
 }
 
 static bool loaded(void)
