@@ -631,6 +631,23 @@ static const struct step video_steps[] = {
 
 static unsigned long total;
 
+/*
+ * Whether the step made no nth point (the failure was not spent): then
+ * its call must have succeeded, and its count is printed.
+ */
+static bool step_done(const char *what, unsigned int n, unsigned int errors,
+		      int ret, bool spent)
+{
+	if (spent)
+		return false;
+	if (ret)
+		die("%s without a failure injected: %s", what, strerror(-ret));
+	printf("%s: %s: %u failures injected, %u of them returned as "
+	       "errors\n", prog, what, n - 1, errors);
+	total += n - 1;
+	return true;
+}
+
 static void check_error(const char *what, unsigned int n, int ret)
 {
 	if (ret && ret != -ENOMEM && ret != -EFAULT)
@@ -660,15 +677,8 @@ static void video_step(const char *node, bool mplane, const struct step *s)
 		inject(n);
 		ret = s->call(&f);
 		spent = injected();
-		if (!spent) {
-			if (ret)
-				die("%s without a failure injected: %s", what,
-				    strerror(-ret));
+		if (step_done(what, n, errors, ret, spent)) {
 			file_close(&f);
-			printf("%s: %s: %u failures injected, %u of them "
-			       "returned as errors\n", prog, what, n - 1,
-			       errors);
-			total += n - 1;
 			return;
 		}
 		check_error(what, n, ret);
@@ -837,16 +847,8 @@ static void ir_step(const char *path, enum ir_step s)
 		spent = injected();
 		if (fd >= 0)
 			close(fd);
-		if (!spent) {
-			if (ret)
-				die("%s without a failure injected: %s", what,
-				    strerror(-ret));
-			printf("%s: %s: %u failures injected, %u of them "
-			       "returned as errors\n", prog, what, n - 1,
-			       errors);
-			total += n - 1;
+		if (step_done(what, n, errors, ret, spent))
 			return;
-		}
 		check_error(what, n, ret);
 		errors += ret != 0;
 		/* It works afterwards: a scancode sent comes back. */
@@ -940,16 +942,8 @@ static void module_step(const char *params, bool load_step)
 		ret = load_step ? load(params) : unload();
 		spent = injected();
 		assert_whole(what, n);
-		if (!spent) {
-			if (ret)
-				die("%s without a failure injected: %s", what,
-				    strerror(-ret));
-			printf("%s: %s: %u failures injected, %u of them "
-			       "returned as errors\n", prog, what, n - 1,
-			       errors);
-			total += n - 1;
+		if (step_done(what, n, errors, ret, spent))
 			break;
-		}
 		if (!load_step)
 			check_error(what, n, ret);
 		errors += ret != 0;
