@@ -23,8 +23,14 @@ demo: build
 debug-kernel: setup
 	scripts/debug-kernel
 
+# The run's output is kept (check.log); after a failure, what failed is
+# repeated at the end (scripts/check-summary).
 check: debug-kernel build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	{ (cd $(BUILD) && ctest --output-on-failure -j $(JOBS)); \
+	  echo $$? > $(BUILD)/check.rc; } 2>&1 | tee $(BUILD)/check.log
+	@rc=$$(cat $(BUILD)/check.rc); \
+	 [ "$$rc" = 0 ] || scripts/check-summary $(BUILD)/check.log; \
+	 exit $$rc
 
 clean:
 	rm -rf $(BUILD)
