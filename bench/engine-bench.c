@@ -38,11 +38,11 @@
 #include <libyuv/scale_rgb.h>
 #include <libyuv/version.h>
 #include <linux/videodev2.h>
+#include <m2m/m2m.h>
+#include <m2m/vhqv.h>
 
 #include "hqv.h"
-#include "m2m.h"
 #include "opencv-peer.h"
-#include "vhqv.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 

@@ -7,9 +7,6 @@
 #
 # hqv-core: the pipeline and the C rows, plain C, built everywhere.
 hqv-core := hqv.o hqv-color.o hqv-deint.o hqv-direct.o hqv-direct-deint.o hqv-direct-orient.o hqv-direct-scale.o hqv-direct-turn.o hqv-format.o hqv-pack.o hqv-rows.o hqv-scale.o
-# hqv-v4l2: vhqv's V4L2 semantics, called by the ioctls of vhqv and of
-# libm2m's in-process device.
-hqv-v4l2 := hqv-v4l2.o
 # The SIMD entries of the rows (hqv-rows-simd.h), each file built for its
 # instruction set alone: -mssse3 and -mavx2 on x86-64; NEON is arm64's
 # baseline.

@@ -2,7 +2,7 @@
 /*
  * vhqv: formats, selection rectangles, and the ioctl tables of both nodes.
  *
- * What a format or a rectangle becomes is engine/hqv-v4l2.c's, shared with
+ * What a format or a rectangle becomes is v4l2/hqv-v4l2.c's, shared with
  * libm2m's in-process device; here are the locks, the buffer checks and
  * the geometry changes around it. Both nodes keep their formats as struct
  * v4l2_pix_format_mplane; the single-planar ioctls convert from and to

@@ -10,7 +10,7 @@
  * vhqv-rcmm.c   an RC-MM decoder and encoder, where the kernel has none
  *
  * What V4L2 semantics need no kernel (formats, selection, the control
- * table, jobs) is engine/hqv-v4l2.c, shared with libm2m's in-process
+ * table, jobs) is v4l2/hqv-v4l2.c, shared with libm2m's in-process
  * device.
  */
 #ifndef VHQV_PRIV_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The in-process device's controls: engine/hqv-v4l2.c's table, with what
+ * The in-process device's controls: v4l2/hqv-v4l2.c's table, with what
  * v4l2-ctrls does around a driver's controls (class controls, rounding
  * and range checks, the extended-control rules, CTRL events) and what
  * vhqv_s_ctrl() does with a new value (vhqv-ctrls.c).

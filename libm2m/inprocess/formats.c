@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The in-process device's capabilities, formats and rectangles: the
- * ioctls around engine/hqv-v4l2.c, as vhqv-fmt.c has them for the
+ * ioctls around v4l2/hqv-v4l2.c, as vhqv-fmt.c has them for the
  * multi-planar node, plus what the V4L2 core adds (descriptions, type
  * checks, cleared fields).
  */

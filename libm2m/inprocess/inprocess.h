@@ -3,7 +3,7 @@
  * The in-process device (m2m_transport_inprocess): vhqv's multi-planar
  * node, loaded with semiplanar=1, emulated in this process over the HQV
  * engine. What a format, a rectangle, a control or a job is comes from
- * engine/hqv-v4l2.c, which vhqv.ko runs too; these files emulate what the
+ * v4l2/hqv-v4l2.c, which vhqv.ko runs too; these files emulate what the
  * kernel around it does (videobuf2, v4l2-mem2mem, v4l2-ctrls, v4l2-event)
  * with V4L2's error codes.
  *
@@ -184,7 +184,7 @@ struct ip_ctx {
 	/* What jobs read, and a geometry change waiting to take effect. */
 	struct vhqv_config cfg;
 	struct vhqv_config next;
-	/* Draining and geometry changes (engine/hqv-v4l2.h), run.c's. */
+	/* Draining and geometry changes (v4l2/hqv-v4l2.h), run.c's. */
 	struct vhqv_flow flow;
 	int32_t ctrl_val[VHQV_NUM_CTRLS];
 

@@ -5,7 +5,7 @@
  * schedules vhqv, by the context's worker thread or by a thread waiting
  * for them (below), which runs the engine on them in bands across its
  * band pool (pool.c), checking for an abort between bands. The job is
- * engine/hqv-v4l2.c's, as in vhqv-run.c.
+ * v4l2/hqv-v4l2.c's, as in vhqv-run.c.
  *
  * Also here, as vhqv and v4l2-mem2mem have them: draining (ENC_CMD STOP,
  * V4L2_BUF_FLAG_LAST, EOS) and geometry changes while CAPTURE streams
@@ -54,7 +54,7 @@ static void capture_last_empty(struct ip_ctx *ctx, struct ip_buffer *buf)
 
 /*
  * Do what the drain and geometry-change state machine said
- * (engine/hqv-v4l2.h, vhqv_flow_do() in the module), but for a job's LAST
+ * (v4l2/hqv-v4l2.h, vhqv_flow_do() in the module), but for a job's LAST
  * flag, which is run_job()'s.
  */
 static void flow_do(struct ip_ctx *ctx, const struct vhqv_flow_do *out)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The drain and geometry-change state machine of engine/hqv-v4l2.c, which
+ * The drain and geometry-change state machine of v4l2/hqv-v4l2.c, which
  * vhqv.ko and the in-process device both run: each transition docs/vhqv.md
  * describes ("Draining", "Geometry changes"), with the actions the callers
  * carry out. vm.vhqv_stream and inprocess.stream drive the same machine

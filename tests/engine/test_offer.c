@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The largest size a node offers (struct vhqv_offer, engine/hqv-v4l2.c):
+ * The largest size a node offers (struct vhqv_offer, v4l2/hqv-v4l2.c):
  * vhqv's max_size parameter, which the in-process device keeps at the
  * engine's 8192. ENUM_FRAMESIZES, TRY_FMT and S_FMT on both queues, and
  * the configuration of a new file, all keep to it; vm.vhqv_compliance_
