@@ -83,9 +83,8 @@ static int vhqv_open(struct file *file)
 	mutex_init(&ctx->vb_mutex);
 	mutex_init(&ctx->pair_lock);
 	mutex_init(&ctx->cfg_lock);
-	vhqv_config_init(&ctx->offer, &ctx->cfg);
-	vhqv_flow_init(&ctx->flow);
-	ctx->may_run = vhqv_flow_may_run(&ctx->flow);
+	vhqv_state_init(&ctx->offer, &ctx->st);
+	ctx->may_run = vhqv_flow_may_run(&ctx->st.flow);
 	v4l2_fh_init(&ctx->fh, vfd);
 	file->private_data = &ctx->fh;
 

@@ -3,7 +3,7 @@
  * vhqv: controls. Each context has its own; a value written here is used
  * from the next job on, except a ROTATE that turns the picture between
  * landscape and portrait while CAPTURE has buffers, which is a geometry
- * change (vhqv_change_capture()). The controls (ids, ranges, defaults,
+ * change (vhqv_state_set_ctrl()). The controls (ids, ranges, defaults,
  * menus and names) are hqv-v4l2.c's table, shared with libm2m.
  */
 #include <linux/build_bug.h>
@@ -15,40 +15,20 @@ static_assert(VHQV_SCALER_AREA == (int)HQV_SCALER_AREA);
 static_assert(VHQV_DEINTERLACE_MOTION_ADAPTIVE ==
 	      (int)HQV_DEINTERLACE_MOTION_ADAPTIVE);
 
+/* A turn may be a geometry change: see vhqv_s_fmt_mp(). */
 static int vhqv_s_ctrl(struct v4l2_ctrl *ctrl)
 {
 	struct vhqv_ctx *ctx = container_of(ctrl->handler, struct vhqv_ctx,
 					    hdl);
-	struct vb2_queue *cap_vq;
-	struct vhqv_config *cfg, next;
-	int ret = 0;
+	struct vhqv_queues qs;
+	struct vhqv_flow_do out;
+	int ret;
 
-	/* A turn may be a geometry change: see vhqv_s_fmt_mp(). */
 	mutex_lock(&ctx->vb_mutex);
 	mutex_lock(&ctx->cfg_lock);
-	cfg = vhqv_config_for_write(ctx);
-	next = *cfg;
-	if (!vhqv_config_set_ctrl(&next, ctrl->id, ctrl->val)) {
-		ret = -EINVAL;
-		goto unlock;
-	}
-	if (ctrl->id != V4L2_CID_ROTATE ||
-	    vhqv_is_portrait(next.rotation) == vhqv_is_portrait(cfg->rotation)) {
-		/* Takes effect from the next job, even with a change pending. */
-		vhqv_config_set_ctrl(&ctx->cfg, ctrl->id, ctrl->val);
-		if (ctx->flow.change_pending)
-			vhqv_config_set_ctrl(&ctx->next, ctrl->id, ctrl->val);
-		goto unlock;
-	}
-
-	/* A turn between landscape and portrait: CAPTURE is resized. */
-	vhqv_capture_follow(&next);
-	cap_vq = ctx->fh.m2m_ctx ? v4l2_m2m_get_dst_vq(ctx->fh.m2m_ctx) : NULL;
-	if (cap_vq && vb2_is_busy(cap_vq))
-		ret = vhqv_change_capture(ctx, &next);
-	else
-		*cfg = next;
-unlock:
+	vhqv_read_queues(ctx, &qs);
+	ret = vhqv_state_set_ctrl(&ctx->st, &qs, ctrl->id, ctrl->val, &out);
+	vhqv_flow_do(ctx, &out);
 	mutex_unlock(&ctx->cfg_lock);
 	mutex_unlock(&ctx->vb_mutex);
 	return ret;

@@ -63,36 +63,23 @@ static int vhqv_try_fmt_mp(struct vhqv_ctx *ctx, u32 type,
 }
 
 /*
- * A new OUTPUT format resets the crop and makes CAPTURE follow (its size,
- * the source's turned); while CAPTURE has buffers, that is a geometry
- * change (vhqv_change_capture). A new CAPTURE format resets the compose
- * rectangle. The queue set may have no buffers: asked and acted on under
- * the queues' lock, which REQBUFS, CREATE_BUFS and QBUF hold, so that no
- * buffer is made between the answer and the new format.
+ * What a new format does is vhqv_state_set_fmt()'s. The queues it decides
+ * with are read and acted on under the queues' lock, which REQBUFS,
+ * CREATE_BUFS, QBUF and STREAMON hold, so that no buffer is made and no
+ * queue starts between the answer and the new format.
  */
 static int vhqv_s_fmt_mp(struct vhqv_ctx *ctx, u32 type,
 			 struct v4l2_pix_format_mplane *pix)
 {
-	struct vb2_queue *vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, type);
-	struct vb2_queue *cap_vq = v4l2_m2m_get_dst_vq(ctx->fh.m2m_ctx);
-	struct vhqv_config *cfg, next;
-	int ret = 0;
+	struct vhqv_queues qs;
+	struct vhqv_flow_do out;
+	int ret;
 
 	mutex_lock(&ctx->vb_mutex);
-	if (vb2_is_busy(vq)) {
-		mutex_unlock(&ctx->vb_mutex);
-		return -EBUSY;
-	}
 	mutex_lock(&ctx->cfg_lock);
-	cfg = vhqv_config_for_write(ctx);
-	next = *cfg;
-	vhqv_set_fmt(&ctx->offer, &next, type, pix);
-	if (V4L2_TYPE_IS_OUTPUT(type) && vb2_is_busy(cap_vq) &&
-	    memcmp(&next.q[VHQV_DST], &cfg->q[VHQV_DST],
-		   sizeof(next.q[VHQV_DST])))
-		ret = vhqv_change_capture(ctx, &next);
-	else
-		*cfg = next;
+	vhqv_read_queues(ctx, &qs);
+	ret = vhqv_state_set_fmt(&ctx->offer, &ctx->st, &qs, type, pix, &out);
+	vhqv_flow_do(ctx, &out);
 	mutex_unlock(&ctx->cfg_lock);
 	mutex_unlock(&ctx->vb_mutex);
 	return ret;

@@ -119,14 +119,13 @@ struct vhqv_ctx {
 	 * queues' vb_mutex, never around them.
 	 */
 	struct mutex cfg_lock;
-	struct vhqv_config cfg;
 	/*
-	 * Draining and geometry changes (hqv-v4l2.h's state machine): a
-	 * change of the CAPTURE geometry while CAPTURE streams waits in next
-	 * until the frames queued before it are done.
+	 * The configuration jobs use, and draining and geometry changes
+	 * (hqv-v4l2.h's state machine): a change of the CAPTURE geometry
+	 * while CAPTURE streams waits in st.next until the frames queued
+	 * before it are done.
 	 */
-	struct vhqv_flow flow;
-	struct vhqv_config next;
+	struct vhqv_state st;
 	/* vhqv_flow_may_run(), for job_ready, which cannot take cfg_lock. */
 	bool may_run;
 	/* Set by job_abort: the running job stops at its next band. */
@@ -170,9 +169,9 @@ void vhqv_run_work(struct work_struct *work);
 void vhqv_helper_work(struct work_struct *work);
 void vhqv_m2m_ctx_release(struct vhqv_ctx *ctx);
 __poll_t vhqv_poll(struct file *file, poll_table *wait);
-int vhqv_change_capture(struct vhqv_ctx *ctx, const struct vhqv_config *next);
+void vhqv_read_queues(struct vhqv_ctx *ctx, struct vhqv_queues *qs);
 struct vhqv_config *vhqv_config_for_write(struct vhqv_ctx *ctx);
-void vhqv_queue_event(struct vhqv_ctx *ctx, u32 type, u32 changes);
+void vhqv_queue_event(struct vhqv_ctx *ctx, u32 type, u32 arg);
 void vhqv_flow_do(struct vhqv_ctx *ctx, const struct vhqv_flow_do *out);
 int vhqv_drain_cmd(struct vhqv_ctx *ctx, u32 cmd);
 

@@ -25,25 +25,19 @@
 #include "vhqv-compat.h"
 #include "vhqv-priv.h"
 
-void vhqv_queue_event(struct vhqv_ctx *ctx, u32 type, u32 changes)
+void vhqv_queue_event(struct vhqv_ctx *ctx, u32 type, u32 arg)
 {
-	struct v4l2_event ev = { .type = type };
+	struct v4l2_event ev;
 
-	if (type == V4L2_EVENT_SOURCE_CHANGE)
-		ev.u.src_change.changes = changes;
-	else if (type == V4L2_EVENT_FRAME_SYNC)
-		ev.u.frame_sync.frame_sequence = changes;
+	vhqv_event_init(&ev, type, arg);
 	v4l2_event_queue_fh(&ctx->fh, &ev);
 }
 
-/*
- * The configuration ioctls read and change: the one waiting to take effect
- * when a geometry change is pending, else the one jobs use.
- */
+/* The configuration ioctls read and change (vhqv_state_writable()). */
 struct vhqv_config *vhqv_config_for_write(struct vhqv_ctx *ctx)
 {
 	lockdep_assert_held(&ctx->cfg_lock);
-	return ctx->flow.change_pending ? &ctx->next : &ctx->cfg;
+	return vhqv_state_writable(&ctx->st);
 }
 
 /* Return a CAPTURE buffer empty, numbered as the next frame, with LAST. */
@@ -72,8 +66,7 @@ void vhqv_flow_do(struct vhqv_ctx *ctx, const struct vhqv_flow_do *out)
 	unsigned int i;
 
 	lockdep_assert_held(&ctx->cfg_lock);
-	if (out->apply)
-		ctx->cfg = ctx->next;
+	vhqv_state_apply(&ctx->st, out);
 	if (out->eos)
 		vhqv_queue_event(ctx, V4L2_EVENT_EOS, 0);
 	if (out->source_change)
@@ -84,7 +77,7 @@ void vhqv_flow_do(struct vhqv_ctx *ctx, const struct vhqv_flow_do *out)
 		if (dst)
 			capture_last_empty(ctx, dst);
 	}
-	WRITE_ONCE(ctx->may_run, vhqv_flow_may_run(&ctx->flow));
+	WRITE_ONCE(ctx->may_run, vhqv_flow_may_run(&ctx->st.flow));
 }
 
 /* The OUTPUT buffer queued last (a running job's included), or -1. */
@@ -101,23 +94,28 @@ static unsigned int capture_ready(struct vhqv_ctx *ctx)
 }
 
 /*
- * Change the CAPTURE geometry (a new OUTPUT format, or ROTATE between
- * landscape and portrait) to next's while CAPTURE has buffers: see
- * docs/vhqv.md, "Geometry changes", and vhqv_flow_change().
+ * The queues as S_FMT and S_CTRL decide with (struct vhqv_queues): their
+ * buffers and CAPTURE's streaming state are the queues' lock's, the ready
+ * lists cfg_lock's; with both held, none changes before the decision.
  */
-int vhqv_change_capture(struct vhqv_ctx *ctx, const struct vhqv_config *next)
+void vhqv_read_queues(struct vhqv_ctx *ctx, struct vhqv_queues *qs)
 {
-	struct vb2_queue *cap_vq = v4l2_m2m_get_dst_vq(ctx->fh.m2m_ctx);
-	struct vhqv_flow_do out;
+	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
+	struct vb2_queue *cap_vq;
 
-	/* CAPTURE's streaming state is the queues' lock's. */
 	lockdep_assert_held(&ctx->vb_mutex);
 	lockdep_assert_held(&ctx->cfg_lock);
-	ctx->next = *next;
-	vhqv_flow_change(&ctx->flow, vb2_is_streaming(cap_vq),
-			 last_src_index(ctx), capture_ready(ctx), &out);
-	vhqv_flow_do(ctx, &out);
-	return 0;
+	memset(qs, 0, sizeof(*qs));
+	qs->last_src = -1;
+	/* The controls' setup at open comes before the queues exist. */
+	if (!m2m_ctx)
+		return;
+	cap_vq = v4l2_m2m_get_dst_vq(m2m_ctx);
+	qs->has_buffers[VHQV_SRC] = vb2_is_busy(v4l2_m2m_get_src_vq(m2m_ctx));
+	qs->has_buffers[VHQV_DST] = vb2_is_busy(cap_vq);
+	qs->capture_streaming = vb2_is_streaming(cap_vq);
+	qs->last_src = last_src_index(ctx);
+	qs->capture_ready = capture_ready(ctx);
 }
 
 /*
@@ -135,10 +133,10 @@ int vhqv_drain_cmd(struct vhqv_ctx *ctx, u32 cmd)
 	lockdep_assert_held(&ctx->vb_mutex);
 	mutex_lock(&ctx->cfg_lock);
 	if (cmd == V4L2_ENC_CMD_STOP)
-		ret = vhqv_flow_stop(&ctx->flow, last_src_index(ctx),
+		ret = vhqv_flow_stop(&ctx->st.flow, last_src_index(ctx),
 				     capture_ready(ctx), &out);
 	else
-		ret = vhqv_flow_start(&ctx->flow, &out);
+		ret = vhqv_flow_start(&ctx->st.flow, &out);
 	if (!ret)
 		vhqv_flow_do(ctx, &out);
 	mutex_unlock(&ctx->cfg_lock);
@@ -154,8 +152,8 @@ int vhqv_drain_cmd(struct vhqv_ctx *ctx, u32 cmd)
 
 /*
  * Describe a buffer to the engine (hqv-v4l2.c): false when it is not the
- * queue's format's (as many planes, each mapped), which the ioctls keep
- * from happening, so that a job never runs on what it cannot read.
+ * queue's format's (as many planes, which the ioctls keep so) or a plane
+ * is not mapped, so that a job never runs on what it cannot read.
  */
 static bool image_from_buf(struct hqv_image *img,
 			   const struct vhqv_config *cfg, unsigned int queue,
@@ -324,7 +322,7 @@ static void run_job(struct vhqv_dev *dev, struct vhqv_ctx *ctx)
 	dst = v4l2_m2m_next_dst_buf(m2m_ctx);
 
 	mutex_lock(&ctx->cfg_lock);
-	cfg = ctx->cfg;
+	cfg = ctx->st.cfg;
 	mutex_unlock(&ctx->cfg_lock);
 
 	start = ktime_get_ns();
@@ -332,8 +330,8 @@ static void run_job(struct vhqv_dev *dev, struct vhqv_ctx *ctx)
 	memset(job, 0, sizeof(*job));
 	if (!image_from_buf(&job->src, &cfg, VHQV_SRC, src) ||
 	    !image_from_buf(&job->dst, &cfg, VHQV_DST, dst)) {
-		/* The ioctls keep the queues consistent: a driver bug. */
-		v4l2_err(&dev->v4l2_dev, "buffers not of the job's formats\n");
+		v4l2_err(&dev->v4l2_dev,
+			 "buffers not of the job's formats, or not mapped\n");
 		goto done;
 	}
 	vhqv_job_from_config(job, &cfg);
@@ -386,12 +384,12 @@ done:
 	/*
 	 * Whether this frame is the last before a drain or a geometry change,
 	 * and taking its buffers off the queues, in one section: STOP and
-	 * vhqv_change_capture() pick the last OUTPUT buffer queued under the
+	 * vhqv_read_queues() pick the last OUTPUT buffer queued under the
 	 * same lock, so they find this one either still queued (and it is
 	 * flagged here) or gone.
 	 */
 	mutex_lock(&ctx->cfg_lock);
-	vhqv_flow_job_done(&ctx->flow, src->vb2_buf.index, &out);
+	vhqv_flow_job_done(&ctx->st.flow, src->vb2_buf.index, &out);
 	vhqv_flow_do(ctx, &out);
 	v4l2_m2m_src_buf_remove(m2m_ctx);
 	v4l2_m2m_dst_buf_remove(m2m_ctx);
@@ -642,20 +640,16 @@ static int vhqv_buf_prepare(struct vb2_buffer *vb)
 	return 0;
 }
 
-/*
- * Whether a CAPTURE buffer holds the frame jobs make. One queued while
- * CAPTURE was stopped was checked at QBUF against the geometry of then,
- * which a new OUTPUT format or a turn may have grown since.
- */
+/* vhqv_capture_fits() of a vb2 buffer. */
 static bool capture_fits(struct vhqv_ctx *ctx, struct vb2_buffer *vb)
 {
+	u32 length[VB2_MAX_PLANES];
 	unsigned int p;
 
 	lockdep_assert_held(&ctx->cfg_lock);
 	for (p = 0; p < vb->num_planes; p++)
-		if (vb2_plane_size(vb, p) < ctx->cfg.q[VHQV_DST].sizeimage[p])
-			return false;
-	return true;
+		length[p] = vb2_plane_size(vb, p);
+	return vhqv_capture_fits(&ctx->st, length, vb->num_planes);
 }
 
 /*
@@ -671,7 +665,7 @@ static void capture_queue(struct vhqv_ctx *ctx, struct vb2_v4l2_buffer *vbuf)
 
 	mutex_lock(&ctx->cfg_lock);
 	if (vb2_is_streaming(vb->vb2_queue))
-		vhqv_flow_capture_queued(&ctx->flow, &out);
+		vhqv_flow_capture_queued(&ctx->st.flow, &out);
 	if (out.empty_last) {
 		out.empty_last = 0;
 		vhqv_flow_do(ctx, &out);
@@ -706,8 +700,8 @@ static int vhqv_start_streaming(struct vb2_queue *vq, unsigned int count)
 	if (queue == VHQV_SRC)
 		ctx->prev_valid = false;
 	mutex_lock(&ctx->cfg_lock);
-	vhqv_flow_streamon(&ctx->flow, queue);
-	WRITE_ONCE(ctx->may_run, vhqv_flow_may_run(&ctx->flow));
+	vhqv_flow_streamon(&ctx->st.flow, queue);
+	WRITE_ONCE(ctx->may_run, vhqv_flow_may_run(&ctx->st.flow));
 	mutex_unlock(&ctx->cfg_lock);
 	return 0;
 }
@@ -733,7 +727,7 @@ static void vhqv_stop_streaming(struct vb2_queue *vq)
 	}
 
 	mutex_lock(&ctx->cfg_lock);
-	vhqv_flow_streamoff(&ctx->flow, is_output ? VHQV_SRC : VHQV_DST,
+	vhqv_flow_streamoff(&ctx->st.flow, is_output ? VHQV_SRC : VHQV_DST,
 			    capture_ready(ctx), &out);
 	vhqv_flow_do(ctx, &out);
 	mutex_unlock(&ctx->cfg_lock);

@@ -1037,3 +1037,114 @@ void vhqv_flow_streamoff(struct vhqv_flow *flow, unsigned int queue,
 	if (flow->change_pending)
 		change_when_idle(flow, &capture_ready, out);
 }
+
+/*
+ * A file's state: format and control changes
+ */
+
+void vhqv_state_init(const struct vhqv_offer *offer, struct vhqv_state *st)
+{
+	vhqv_config_init(offer, &st->cfg);
+	st->next = st->cfg;
+	vhqv_flow_init(&st->flow);
+}
+
+struct vhqv_config *vhqv_state_writable(struct vhqv_state *st)
+{
+	return st->flow.change_pending ? &st->next : &st->cfg;
+}
+
+/*
+ * next is the configuration a change makes; with CAPTURE holding buffers
+ * it is a geometry change, which waits in st->next for the frames queued
+ * before it, else it takes effect now.
+ */
+static void state_change(struct vhqv_state *st, const struct vhqv_queues *qs,
+			 const struct vhqv_config *next,
+			 struct vhqv_flow_do *out)
+{
+	if (!qs->has_buffers[VHQV_DST]) {
+		*vhqv_state_writable(st) = *next;
+		return;
+	}
+	st->next = *next;
+	vhqv_flow_change(&st->flow, qs->capture_streaming, qs->last_src,
+			 qs->capture_ready, out);
+}
+
+/*
+ * A new OUTPUT format resets the crop and makes CAPTURE follow (its size,
+ * the source's turned); a new CAPTURE format resets the compose rectangle.
+ */
+int vhqv_state_set_fmt(const struct vhqv_offer *offer, struct vhqv_state *st,
+		       const struct vhqv_queues *qs, uint32_t type,
+		       struct v4l2_pix_format_mplane *pix,
+		       struct vhqv_flow_do *out)
+{
+	struct vhqv_config *cfg = vhqv_state_writable(st), next = *cfg;
+	unsigned int queue = V4L2_TYPE_IS_OUTPUT(type) ? VHQV_SRC : VHQV_DST;
+
+	flow_do_init(out);
+	if (qs->has_buffers[queue])
+		return -EBUSY;
+	vhqv_set_fmt(offer, &next, type, pix);
+	if (!memcmp(&next.q[VHQV_DST], &cfg->q[VHQV_DST],
+		    sizeof(next.q[VHQV_DST])))
+		*cfg = next;
+	else
+		state_change(st, qs, &next, out);
+	return 0;
+}
+
+int vhqv_state_set_ctrl(struct vhqv_state *st, const struct vhqv_queues *qs,
+			uint32_t id, int32_t val, struct vhqv_flow_do *out)
+{
+	struct vhqv_config *cfg = vhqv_state_writable(st), next = *cfg;
+
+	flow_do_init(out);
+	if (!vhqv_config_set_ctrl(&next, id, val))
+		return -EINVAL;
+	if (id != V4L2_CID_ROTATE ||
+	    vhqv_is_portrait(next.rotation) == vhqv_is_portrait(cfg->rotation)) {
+		/* From the next job, even with a change pending. */
+		vhqv_config_set_ctrl(&st->cfg, id, val);
+		if (st->flow.change_pending)
+			vhqv_config_set_ctrl(&st->next, id, val);
+		return 0;
+	}
+	/* A turn between landscape and portrait: CAPTURE is resized. */
+	vhqv_capture_follow(&next);
+	state_change(st, qs, &next, out);
+	return 0;
+}
+
+void vhqv_state_apply(struct vhqv_state *st, const struct vhqv_flow_do *out)
+{
+	if (out->apply)
+		st->cfg = st->next;
+}
+
+bool vhqv_capture_fits(const struct vhqv_state *st, const uint32_t length[],
+		       unsigned int num_planes)
+{
+	unsigned int p;
+
+	for (p = 0; p < num_planes; p++)
+		if (length[p] < st->cfg.q[VHQV_DST].sizeimage[p])
+			return false;
+	return true;
+}
+
+/*
+ * Events
+ */
+
+void vhqv_event_init(struct v4l2_event *ev, uint32_t type, uint32_t arg)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->type = type;
+	if (type == V4L2_EVENT_SOURCE_CHANGE)
+		ev->u.src_change.changes = arg;
+	else if (type == V4L2_EVENT_FRAME_SYNC)
+		ev->u.frame_sync.frame_sequence = arg;
+}

@@ -301,4 +301,73 @@ void vhqv_flow_streamon(struct vhqv_flow *flow, unsigned int queue);
 void vhqv_flow_streamoff(struct vhqv_flow *flow, unsigned int queue,
 			 unsigned int capture_ready, struct vhqv_flow_do *out);
 
+/*
+ * A file's state, and what format and control changes do to it
+ *
+ * What both devices decide when S_FMT or S_CTRL comes: whether the queue
+ * may change, and whether the change moves CAPTURE's geometry under its
+ * buffers. The caller reads its queues into struct vhqv_queues and calls
+ * these under the lock that its queues' buffer ioctls (REQBUFS,
+ * CREATE_BUFS, QBUF, STREAMON) and its ready lists are guarded by, so that
+ * nothing changes between the reading and the decision; then it does what
+ * *out says with its own buffers, as after any transition of the flow.
+ */
+struct vhqv_state {
+	/* The configuration jobs use. */
+	struct vhqv_config cfg;
+	/* The one a pending geometry change brings (flow.change_pending). */
+	struct vhqv_config next;
+	struct vhqv_flow flow;
+};
+
+/* The queues, as a decision needs them. */
+struct vhqv_queues {
+	bool has_buffers[2];		/* VHQV_SRC, VHQV_DST */
+	bool capture_streaming;
+	/* The OUTPUT buffer queued last (a running job's included), or -1. */
+	int last_src;
+	unsigned int capture_ready;	/* CAPTURE buffers ready */
+};
+
+/* A new open file: vhqv_config_init()'s configuration, nothing pending. */
+void vhqv_state_init(const struct vhqv_offer *offer, struct vhqv_state *st);
+/*
+ * The configuration the ioctls read and change: the one a pending
+ * geometry change brings, else the one jobs use (docs/vhqv.md).
+ */
+struct vhqv_config *vhqv_state_writable(struct vhqv_state *st);
+/*
+ * S_FMT: -EBUSY while the queue has buffers. Else pix is corrected and
+ * set; a new OUTPUT format that moves CAPTURE's while CAPTURE has buffers
+ * is a geometry change (vhqv_flow_change()), and *out says what follows.
+ */
+int vhqv_state_set_fmt(const struct vhqv_offer *offer, struct vhqv_state *st,
+		       const struct vhqv_queues *qs, uint32_t type,
+		       struct v4l2_pix_format_mplane *pix,
+		       struct vhqv_flow_do *out);
+/*
+ * S_CTRL of a value already validated: -EINVAL for a control not ours. A
+ * value applies from the next job, even with a change pending; a turn
+ * between landscape and portrait resizes CAPTURE, a geometry change while
+ * CAPTURE has buffers (*out as above).
+ */
+int vhqv_state_set_ctrl(struct vhqv_state *st, const struct vhqv_queues *qs,
+			uint32_t id, int32_t val, struct vhqv_flow_do *out);
+/* What out->apply asks: the pending configuration becomes the one used. */
+void vhqv_state_apply(struct vhqv_state *st, const struct vhqv_flow_do *out);
+/*
+ * Whether a CAPTURE buffer of num_planes planes, length[] bytes each,
+ * holds the frame jobs make. One queued while CAPTURE was stopped was
+ * checked at QBUF against the geometry of then, which a new OUTPUT format
+ * or a turn may have grown since.
+ */
+bool vhqv_capture_fits(const struct vhqv_state *st, const uint32_t length[],
+		       unsigned int num_planes);
+
+/*
+ * Events: EOS, SOURCE_CHANGE (arg: its changes) or FRAME_SYNC (arg: the
+ * frame's sequence), as both devices queue them.
+ */
+void vhqv_event_init(struct v4l2_event *ev, uint32_t type, uint32_t arg);
+
 #endif /* HQV_V4L2_H */

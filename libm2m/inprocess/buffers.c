@@ -55,7 +55,7 @@ static int queue_setup(struct ip_ctx *ctx, unsigned int queue,
 		       unsigned int count, uint32_t memory,
 		       unsigned int *nplanes, uint32_t sizes[])
 {
-	const struct vhqv_q_data *q = &ip_config_for_write(ctx)->q[queue];
+	const struct vhqv_q_data *q = &vhqv_state_writable(&ctx->st)->q[queue];
 	uint64_t per_buffer = 0;
 	unsigned int p;
 
@@ -526,7 +526,7 @@ static int memory_get(struct ip_queue *q, struct ip_buffer *buf,
 static int prepare(struct ip_ctx *ctx, unsigned int queue,
 		   struct ip_buffer *buf)
 {
-	const struct vhqv_q_data *q = &ip_config_for_write(ctx)->q[queue];
+	const struct vhqv_q_data *q = &vhqv_state_writable(&ctx->st)->q[queue];
 	unsigned int p;
 
 	if (buf->num_planes != q->fmt->mem_planes)
@@ -565,7 +565,7 @@ int ip_qbuf(struct ip_ctx *ctx, struct v4l2_buffer *b)
 	if (queue == VHQV_SRC) {
 		ret = verify_output(q, buf, b, used);
 		if (!ret)
-			ret = vhqv_out_field(&ip_config_for_write(ctx)->q[queue],
+			ret = vhqv_out_field(&vhqv_state_writable(&ctx->st)->q[queue],
 					     &field);
 		if (ret)
 			return ret;

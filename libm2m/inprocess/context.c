@@ -157,11 +157,10 @@ static int ip_open(const char *path, int flags)
 	pthread_cond_init(&ctx->changed, &attr);
 	pthread_condattr_destroy(&attr);
 	pthread_cond_init(&ctx->work, NULL);
-	vhqv_config_init(&ip_offer, &ctx->cfg);
+	vhqv_state_init(&ip_offer, &ctx->st);
 	ip_ctrls_init(ctx);
 	ctx->q[VHQV_SRC].type = V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE;
 	ctx->q[VHQV_DST].type = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
-	vhqv_flow_init(&ctx->flow);
 	ip_pool_init(&ctx->pool, 0);
 
 	pthread_mutex_lock(&ctx->lock);

@@ -199,28 +199,17 @@ static int validate(const struct vhqv_ctrl *c, int32_t *val)
 	return 0;
 }
 
-/*
- * vhqv_s_ctrl(): a value applies from the next job, even with a change
- * pending, except a turn between landscape and portrait, which resizes
- * CAPTURE and, with CAPTURE holding buffers, is a geometry change.
- */
+/* vhqv_s_ctrl(): the decision is vhqv_state_set_ctrl()'s. */
 static int apply(struct ip_ctx *ctx, uint32_t id, int32_t val)
 {
-	struct vhqv_config *cfg = ip_config_for_write(ctx), next = *cfg;
+	struct vhqv_queues qs;
+	struct vhqv_flow_do out;
+	int ret;
 
-	vhqv_config_set_ctrl(&next, id, val);
-	if (id != V4L2_CID_ROTATE ||
-	    vhqv_is_portrait(next.rotation) == vhqv_is_portrait(cfg->rotation)) {
-		vhqv_config_set_ctrl(&ctx->cfg, id, val);
-		if (ctx->flow.change_pending)
-			vhqv_config_set_ctrl(&ctx->next, id, val);
-		return 0;
-	}
-	vhqv_capture_follow(&next);
-	if (ctx->q[VHQV_DST].num_buffers)
-		return ip_change_capture(ctx, &next);
-	*cfg = next;
-	return 0;
+	ip_read_queues(ctx, &qs);
+	ret = vhqv_state_set_ctrl(&ctx->st, &qs, id, val, &out);
+	ip_flow_do(ctx, &out);
+	return ret;
 }
 
 /* Set a validated value; a change is sent to CTRL event subscribers. */

@@ -92,12 +92,9 @@ void ip_queue_event(struct ip_ctx *ctx, const struct v4l2_event *ev)
 
 void ip_queue_simple_event(struct ip_ctx *ctx, uint32_t type, uint32_t arg)
 {
-	struct v4l2_event ev = { .type = type };
+	struct v4l2_event ev;
 
-	if (type == V4L2_EVENT_SOURCE_CHANGE)
-		ev.u.src_change.changes = arg;
-	else if (type == V4L2_EVENT_FRAME_SYNC)
-		ev.u.frame_sync.frame_sequence = arg;
+	vhqv_event_init(&ev, type, arg);
 	ip_queue_event(ctx, &ev);
 }
 

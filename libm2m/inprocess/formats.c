@@ -105,21 +105,12 @@ int ip_enum_framesizes(struct ip_ctx *ctx, struct v4l2_frmsizeenum *fsize)
 	return vhqv_enum_framesizes(&ip_offer, fsize);
 }
 
-/*
- * While a geometry change waits, the ioctls see the configuration it
- * brings (docs/vhqv.md): vhqv_config_for_write().
- */
-struct vhqv_config *ip_config_for_write(struct ip_ctx *ctx)
-{
-	return ctx->flow.change_pending ? &ctx->next : &ctx->cfg;
-}
-
 int ip_g_fmt(struct ip_ctx *ctx, struct v4l2_format *f)
 {
 	if (!ip_type_ok(f->type))
 		return -EINVAL;
 	memset(&f->fmt, 0, sizeof(f->fmt));
-	vhqv_get_fmt(ip_config_for_write(ctx), f->type, &f->fmt.pix_mp);
+	vhqv_get_fmt(vhqv_state_writable(&ctx->st), f->type, &f->fmt.pix_mp);
 	return 0;
 }
 
@@ -127,40 +118,33 @@ int ip_try_fmt(struct ip_ctx *ctx, struct v4l2_format *f)
 {
 	if (!ip_type_ok(f->type))
 		return -EINVAL;
-	vhqv_try_fmt(&ip_offer, ip_config_for_write(ctx), f->type,
+	vhqv_try_fmt(&ip_offer, vhqv_state_writable(&ctx->st), f->type,
 		     &f->fmt.pix_mp);
 	return 0;
 }
 
-/*
- * A new OUTPUT format makes CAPTURE follow; while CAPTURE has buffers,
- * that is a geometry change. Neither queue may have buffers of its own.
- */
+/* vhqv_s_fmt_mp(): the decision is vhqv_state_set_fmt()'s. */
 int ip_s_fmt(struct ip_ctx *ctx, struct v4l2_format *f)
 {
-	struct vhqv_config *cfg, next;
+	struct vhqv_queues qs;
+	struct vhqv_flow_do out;
+	int ret;
 
 	if (!ip_type_ok(f->type))
 		return -EINVAL;
-	if (ctx->q[ip_queue_of(f->type)].num_buffers)
-		return -EBUSY;
-	cfg = ip_config_for_write(ctx);
-	next = *cfg;
-	vhqv_set_fmt(&ip_offer, &next, f->type, &f->fmt.pix_mp);
-	if (V4L2_TYPE_IS_OUTPUT(f->type) && ctx->q[VHQV_DST].num_buffers &&
-	    memcmp(&next.q[VHQV_DST], &cfg->q[VHQV_DST],
-		   sizeof(next.q[VHQV_DST])))
-		return ip_change_capture(ctx, &next);
-	*cfg = next;
-	return 0;
+	ip_read_queues(ctx, &qs);
+	ret = vhqv_state_set_fmt(&ip_offer, &ctx->st, &qs, f->type,
+				 &f->fmt.pix_mp, &out);
+	ip_flow_do(ctx, &out);
+	return ret;
 }
 
 int ip_g_selection(struct ip_ctx *ctx, struct v4l2_selection *s)
 {
-	return vhqv_get_selection(ip_config_for_write(ctx), s);
+	return vhqv_get_selection(vhqv_state_writable(&ctx->st), s);
 }
 
 int ip_s_selection(struct ip_ctx *ctx, struct v4l2_selection *s)
 {
-	return vhqv_set_selection(ip_config_for_write(ctx), s);
+	return vhqv_set_selection(vhqv_state_writable(&ctx->st), s);
 }

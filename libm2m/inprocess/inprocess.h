@@ -181,11 +181,11 @@ struct ip_ctx {
 	/* Being closed: waits end, a running job is abandoned (context.c). */
 	bool closing;
 
-	/* What jobs read, and a geometry change waiting to take effect. */
-	struct vhqv_config cfg;
-	struct vhqv_config next;
-	/* Draining and geometry changes (v4l2/hqv-v4l2.h), run.c's. */
-	struct vhqv_flow flow;
+	/*
+	 * What jobs read, a geometry change waiting to take effect, and
+	 * draining and geometry changes (v4l2/hqv-v4l2.h), run.c's.
+	 */
+	struct vhqv_state st;
 	int32_t ctrl_val[VHQV_NUM_CTRLS];
 
 	struct ip_queue q[2];
@@ -264,8 +264,6 @@ int ip_try_fmt(struct ip_ctx *ctx, struct v4l2_format *f);
 int ip_s_fmt(struct ip_ctx *ctx, struct v4l2_format *f);
 int ip_g_selection(struct ip_ctx *ctx, struct v4l2_selection *s);
 int ip_s_selection(struct ip_ctx *ctx, struct v4l2_selection *s);
-/* The configuration the ioctls read and change. */
-struct vhqv_config *ip_config_for_write(struct ip_ctx *ctx);
 
 /* controls.c */
 void ip_ctrls_init(struct ip_ctx *ctx);
@@ -327,7 +325,10 @@ int ip_run_ready_job(struct ip_ctx *ctx);
 int ip_wait(struct ip_ctx *ctx, const struct timespec *deadline);
 /* A job is ready that no waiter will run: wake the worker. */
 void ip_kick_worker(struct ip_ctx *ctx);
-int ip_change_capture(struct ip_ctx *ctx, const struct vhqv_config *next);
+/* What a transition of the flow asks (vhqv_flow_do() in the module). */
+void ip_flow_do(struct ip_ctx *ctx, const struct vhqv_flow_do *out);
+/* The queues as S_FMT and S_CTRL decide with (vhqv_read_queues()). */
+void ip_read_queues(const struct ip_ctx *ctx, struct vhqv_queues *qs);
 int ip_encoder_cmd(struct ip_ctx *ctx, unsigned long request,
 		   struct v4l2_encoder_cmd *ec);
 /* The running job, if any, stops at its next band (close's). */

@@ -57,13 +57,12 @@ static void capture_last_empty(struct ip_ctx *ctx, struct ip_buffer *buf)
  * (v4l2/hqv-v4l2.h, vhqv_flow_do() in the module), but for a job's LAST
  * flag, which is run_job()'s.
  */
-static void flow_do(struct ip_ctx *ctx, const struct vhqv_flow_do *out)
+void ip_flow_do(struct ip_ctx *ctx, const struct vhqv_flow_do *out)
 {
 	struct ip_buffer *dst;
 	unsigned int i;
 
-	if (out->apply)
-		ctx->cfg = ctx->next;
+	vhqv_state_apply(&ctx->st, out);
 	if (out->eos)
 		ip_queue_simple_event(ctx, V4L2_EVENT_EOS, 0);
 	if (out->source_change)
@@ -76,30 +75,25 @@ static void flow_do(struct ip_ctx *ctx, const struct vhqv_flow_do *out)
 	}
 }
 
-/* vhqv_change_capture(): see docs/vhqv.md, "Geometry changes". */
-int ip_change_capture(struct ip_ctx *ctx, const struct vhqv_config *next)
+/* vhqv_read_queues(): all of it is the context lock's. */
+void ip_read_queues(const struct ip_ctx *ctx, struct vhqv_queues *qs)
 {
-	struct vhqv_flow_do out;
-
-	ctx->next = *next;
-	vhqv_flow_change(&ctx->flow, ctx->q[VHQV_DST].streaming,
-			 last_src_buf(ctx), ctx->q[VHQV_DST].n_ready, &out);
-	flow_do(ctx, &out);
-	return 0;
+	qs->has_buffers[VHQV_SRC] = ctx->q[VHQV_SRC].num_buffers;
+	qs->has_buffers[VHQV_DST] = ctx->q[VHQV_DST].num_buffers;
+	qs->capture_streaming = ctx->q[VHQV_DST].streaming;
+	qs->last_src = last_src_buf(ctx);
+	qs->capture_ready = ctx->q[VHQV_DST].n_ready;
 }
 
-/*
- * Whether a CAPTURE buffer holds the frame jobs make. One queued while
- * CAPTURE was stopped was checked at QBUF against the geometry of then.
- */
+/* vhqv_capture_fits() of a buffer of ours. */
 static bool capture_fits(const struct ip_ctx *ctx, const struct ip_buffer *buf)
 {
+	uint32_t length[VIDEO_MAX_PLANES];
 	unsigned int p;
 
 	for (p = 0; p < buf->num_planes; p++)
-		if (buf->planes[p].length < ctx->cfg.q[VHQV_DST].sizeimage[p])
-			return false;
-	return true;
+		length[p] = buf->planes[p].length;
+	return vhqv_capture_fits(&ctx->st, length, buf->num_planes);
 }
 
 /* vhqv_buf_queue(). */
@@ -111,10 +105,10 @@ void ip_buf_queue(struct ip_ctx *ctx, unsigned int queue,
 	unsigned int p;
 
 	if (queue == VHQV_DST && q->streaming)
-		vhqv_flow_capture_queued(&ctx->flow, &out);
+		vhqv_flow_capture_queued(&ctx->st.flow, &out);
 	if (out.empty_last) {
 		out.empty_last = 0;
-		flow_do(ctx, &out);
+		ip_flow_do(ctx, &out);
 		capture_last_empty(ctx, buf);
 		return;
 	}
@@ -132,7 +126,7 @@ void ip_start_streaming(struct ip_ctx *ctx, unsigned int queue)
 	ctx->sequence[queue] = 0;
 	if (queue == VHQV_SRC)
 		ctx->prev_valid = false;
-	vhqv_flow_streamon(&ctx->flow, queue);
+	vhqv_flow_streamon(&ctx->st.flow, queue);
 }
 
 /*
@@ -151,9 +145,9 @@ void ip_stop_streaming(struct ip_ctx *ctx, unsigned int queue)
 		ip_ready_remove(q, buf->index);
 		ip_buf_done(ctx, queue, buf, true);
 	}
-	vhqv_flow_streamoff(&ctx->flow, queue, ctx->q[VHQV_DST].n_ready,
+	vhqv_flow_streamoff(&ctx->st.flow, queue, ctx->q[VHQV_DST].n_ready,
 			    &out);
-	flow_do(ctx, &out);
+	ip_flow_do(ctx, &out);
 }
 
 /*
@@ -176,13 +170,13 @@ int ip_encoder_cmd(struct ip_ctx *ctx, unsigned long request,
 		return 0;
 
 	if (ec->cmd == V4L2_ENC_CMD_STOP)
-		ret = vhqv_flow_stop(&ctx->flow, last_src_buf(ctx),
+		ret = vhqv_flow_stop(&ctx->st.flow, last_src_buf(ctx),
 				     ctx->q[VHQV_DST].n_ready, &out);
 	else
-		ret = vhqv_flow_start(&ctx->flow, &out);
+		ret = vhqv_flow_start(&ctx->st.flow, &out);
 	if (ret)
 		return ret;
-	flow_do(ctx, &out);
+	ip_flow_do(ctx, &out);
 	/* DQBUF on CAPTURE stops failing with EPIPE. */
 	if (out.resume)
 		ctx->q[VHQV_DST].last_buffer_dequeued = false;
@@ -203,7 +197,7 @@ static bool job_ready(const struct ip_ctx *ctx)
 	return !ctx->job_running && !ctx->closing &&
 	       ctx->q[VHQV_SRC].streaming && ctx->q[VHQV_DST].streaming &&
 	       ctx->q[VHQV_SRC].n_ready && ctx->q[VHQV_DST].n_ready &&
-	       vhqv_flow_may_run(&ctx->flow);
+	       vhqv_flow_may_run(&ctx->st.flow);
 }
 
 static bool image_from_buf(struct ip_ctx *ctx, struct hqv_image *img,
@@ -266,7 +260,7 @@ static int run_job(struct ip_ctx *ctx, bool waiter)
 	struct ip_queue *sq = &ctx->q[VHQV_SRC], *dq = &ctx->q[VHQV_DST];
 	struct ip_buffer *src = &sq->bufs[sq->ready[0]];
 	struct ip_buffer *dst = &dq->bufs[dq->ready[0]];
-	struct vhqv_config cfg = ctx->cfg;
+	struct vhqv_config cfg = ctx->st.cfg;
 	struct vhqv_flow_do out;
 	struct hqv_job job;
 	struct keep_args keep;
@@ -326,8 +320,8 @@ static int run_job(struct ip_ctx *ctx, bool waiter)
 	for (p = 0; p < cfg.q[VHQV_DST].fmt->mem_planes; p++)
 		dst->planes[p].bytesused = done ?
 					   cfg.q[VHQV_DST].sizeimage[p] : 0;
-	vhqv_flow_job_done(&ctx->flow, src->index, &out);
-	flow_do(ctx, &out);
+	vhqv_flow_job_done(&ctx->st.flow, src->index, &out);
+	ip_flow_do(ctx, &out);
 	ip_ready_remove(sq, src->index);
 	ip_ready_remove(dq, dst->index);
 	if (out.flag_last)
