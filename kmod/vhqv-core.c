@@ -378,6 +378,11 @@ static int __init vhqv_init(void)
 				       VHQV_MAX_WORKERS);
 
 	vhqv_debugfs_root = debugfs_create_dir(VHQV_NAME, NULL);
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+	/* A debugfs folder's failure is no error (debugfs's rule). */
+	fault_create_debugfs_attr("fail_vaddr", vhqv_debugfs_root,
+				  &vhqv_fail_vaddr);
+#endif
 	/* Before the IR devices, so that they can enable RC-MM. */
 	vhqv_rcmm_register();
 	ret = platform_driver_register(&vhqv_driver);

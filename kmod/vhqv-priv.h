@@ -20,6 +20,10 @@
 #include <linux/debugfs.h>
 #include <linux/mutex.h>
 #include <linux/workqueue.h>
+#ifdef CONFIG_FAULT_INJECTION
+/* After the others: it is not self-contained (6.12). */
+#include <linux/fault-inject.h>
+#endif
 
 #include <media/v4l2-ctrls.h>
 #include <media/v4l2-device.h>
@@ -169,6 +173,10 @@ void vhqv_run_work(struct work_struct *work);
 void vhqv_helper_work(struct work_struct *work);
 void vhqv_m2m_ctx_release(struct vhqv_ctx *ctx);
 __poll_t vhqv_poll(struct file *file, poll_table *wait);
+#ifdef CONFIG_FAULT_INJECTION
+/* vb2_plane_vaddr() fails (vhqv-run.c); debugfs vhqv/fail_vaddr. */
+extern struct fault_attr vhqv_fail_vaddr;
+#endif
 void vhqv_read_queues(struct vhqv_ctx *ctx, struct vhqv_queues *qs);
 struct vhqv_config *vhqv_config_for_write(struct vhqv_ctx *ctx);
 void vhqv_queue_event(struct vhqv_ctx *ctx, u32 type, u32 arg);

@@ -150,6 +150,26 @@ int vhqv_drain_cmd(struct vhqv_ctx *ctx, u32 cmd)
 	return 0;
 }
 
+#ifdef CONFIG_FAULT_INJECTION
+/* Off unless set in debugfs (vhqv/fail_vaddr, vhqv_init()). */
+DECLARE_FAULT_ATTR(vhqv_fail_vaddr);
+#endif
+
+/*
+ * A plane's kernel mapping, or NULL: videobuf2-vmalloc's buffers always
+ * have one, but vb2_plane_vaddr() may give NULL (vim2m checks it too).
+ * The fault point makes it so on the debug kernel, where
+ * tests/vm/vhqv-fail-nth.c checks that the frame fails alone.
+ */
+static u8 *plane_vaddr(struct vb2_buffer *vb, unsigned int p)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	if (should_fail(&vhqv_fail_vaddr, 1))
+		return NULL;
+#endif
+	return vb2_plane_vaddr(vb, p);
+}
+
 /*
  * Describe a buffer to the engine (hqv-v4l2.c): false when it is not the
  * queue's format's (as many planes, which the ioctls keep so) or a plane
@@ -168,7 +188,7 @@ static bool image_from_buf(struct hqv_image *img,
 	if (vb->num_planes != cfg->q[queue].fmt->mem_planes)
 		return false;
 	for (p = 0; p < vb->num_planes; p++) {
-		mem[p] = vb2_plane_vaddr(vb, p);
+		mem[p] = plane_vaddr(vb, p);
 		if (!mem[p])
 			return false;
 		size[p] = vb2_plane_size(vb, p);

@@ -19,7 +19,9 @@
  * The steps: open; SUBSCRIBE_EVENT; S_FMT; S_EXT_CTRLS; REQBUFS;
  * CREATE_BUFS; mmap; QBUF; STREAMON of each queue; QBUF that starts a
  * frame; DQBUF; DQEVENT; ENCODER_CMD STOP (a drain); STREAMOFF; close;
- * on both nodes. Then vhqv-ir's: open of its lirc node, its send mode, a
+ * on both nodes. Then a frame whose nth buffer plane has no kernel mapping
+ * (vhqv's own fault point, debugfs vhqv/fail_vaddr): that frame's buffers
+ * come back flagged ERROR. Then vhqv-ir's: open of its lirc node, its send mode, a
  * scancode sent, one read, close; each checked with a scancode that must
  * come back. Then the module's: unloading it, and loading it again (its
  * nodes must be all there or none; see module_step()). scripts/vm-run fails the test on any
@@ -115,6 +117,7 @@ struct file {
 	size_t length[2][BUFS];
 	bool streaming[2];
 	struct v4l2_format capture;	/* for CREATE_BUFS */
+	uint32_t capture_fourcc;	/* set_formats()'s; 0: RGB24 */
 	uint32_t map_offset, map_length; /* a CAPTURE buffer's, for mmap */
 };
 
@@ -163,7 +166,8 @@ static int set_formats(struct file *f)
 {
 	int ret = set_format(f, 0, V4L2_PIX_FMT_YUYV);
 
-	return ret ? ret : set_format(f, 1, V4L2_PIX_FMT_RGB24);
+	return ret ? ret : set_format(f, 1, f->capture_fourcc ?
+					  f->capture_fourcc : V4L2_PIX_FMT_RGB24);
 }
 
 static int reqbufs(struct file *f, int q, unsigned int count)
@@ -689,6 +693,145 @@ static void video_step(const char *node, bool mplane, const struct step *s)
 	die("%s: still failing at the %uth point", what, n);
 }
 
+/* ---- vhqv's own fault point: a plane with no kernel mapping ---- */
+
+#define FAIL_VADDR	"/sys/kernel/debug/vhqv/fail_vaddr/"
+
+static void fault_attr_write(const char *name, const char *value)
+{
+	char path[128];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), FAIL_VADDR "%s", name);
+	fp = fopen(path, "w");
+	if (!fp || fputs(value, fp) < 0 || fclose(fp))
+		die("%s: %s (a kernel without CONFIG_FAULT_INJECTION_DEBUG_FS?)",
+		    path, strerror(errno));
+}
+
+static unsigned long fault_attr_read(const char *name)
+{
+	char path[128], text[32] = "";
+	FILE *fp;
+
+	snprintf(path, sizeof(path), FAIL_VADDR "%s", name);
+	fp = fopen(path, "r");
+	if (!fp || !fgets(text, sizeof(text), fp))
+		die("%s: %s", path, strerror(errno));
+	fclose(fp);
+	return strtoul(text, NULL, 10);
+}
+
+/* Bytes before an OUTPUT frame in its buffer (multi-planar API only). */
+#define VADDR_OFFSET	64
+
+/*
+ * Streaming, as reach(STREAMING) but for OUTPUT: one buffer made by
+ * CREATE_BUFS with room for the frame after VADDR_OFFSET bytes.
+ */
+static void vaddr_stream(struct file *f)
+{
+	struct v4l2_create_buffers c = { .count = 1, .memory = V4L2_MEMORY_MMAP };
+	unsigned int i;
+
+	reach(f, FORMATTED);
+	c.format.type = f->type[0];
+	MUST(xioctl(f->fd, VIDIOC_G_FMT, &c.format));
+	if (f->mplane)
+		c.format.fmt.pix_mp.plane_fmt[0].sizeimage += VADDR_OFFSET;
+	MUST(xioctl(f->fd, VIDIOC_CREATE_BUFS, &c));
+	f->count[0] = 1;
+	MUST(map_buffer(f, 0, 0, &f->map[0][0], &f->length[0][0]));
+	MUST(reqbufs(f, 1, BUFS));
+	for (i = 0; i < BUFS; i++) {
+		MUST(map_buffer(f, 1, i, &f->map[1][i], &f->length[1][i]));
+		MUST(queue_buffer(f, 1, i));
+	}
+	MUST(stream(f, 0, true));
+	MUST(stream(f, 1, true));
+}
+
+/* The OUTPUT frame, after VADDR_OFFSET bytes where the API has them. */
+static int vaddr_queue_frame(struct file *f)
+{
+	struct v4l2_plane plane;
+	struct v4l2_buffer b;
+
+	buffer_init(f, 0, 0, &b, &plane);
+	if (f->mplane) {
+		plane.bytesused = f->length[0][0];
+		plane.data_offset = VADDR_OFFSET;
+	} else {
+		b.bytesused = f->length[0][0];
+	}
+	return xioctl(f->fd, VIDIOC_QBUF, &b);
+}
+
+/*
+ * vb2_plane_vaddr() gives NULL for a plane with no kernel mapping:
+ * videobuf2-vmalloc never does, other allocators may, and the job must
+ * not run on it. The engine refuses a NULL plane, but an OUTPUT frame
+ * after a data_offset starts past the NULL mapping (and CAPTURE YUV420's
+ * second and third planes, one buffer, past its first): without vhqv's
+ * own check the engine reads and writes near address 0. The fault point
+ * fails the nth plane a job maps (one failure after a budget of space),
+ * for every n until a frame maps no nth plane: the frame comes back,
+ * OUTPUT and CAPTURE, flagged ERROR, and the next frame of the same
+ * stream is whole.
+ */
+static void vaddr_step(const char *node, bool mplane)
+{
+	struct file f = { .path = node, .mplane = mplane, .fd = -1,
+			  .capture_fourcc = V4L2_PIX_FMT_YUV420 };
+	const char *what = mplane ? "vhqv-mplane, a frame's plane unmapped" :
+				    "vhqv, a frame's plane unmapped";
+	struct v4l2_buffer b;
+	uint32_t bytesused;
+	unsigned int n, q;
+	char space[16];
+
+	f.type[0] = mplane ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE :
+			     V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	f.type[1] = mplane ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE :
+			     V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	fault_attr_write("verbose", "0");
+	fault_attr_write("probability", "100");
+	fault_attr_write("interval", "1");
+	vaddr_stream(&f);
+	for (n = 1; n <= MAX_N; n++) {
+		/* should_fail() passes while space exceeds the size (1). */
+		snprintf(space, sizeof(space), "%u", n > 1 ? n : 0);
+		fault_attr_write("space", space);
+		fault_attr_write("times", "1");
+		MUST(vaddr_queue_frame(&f));
+		if (wait_for(&f, POLLIN))
+			die("%s, failure %u: no frame came back", what, n);
+		for (q = 0; q < 2; q++) {
+			MUST(dequeue(&f, q, &b, &bytesused));
+			if (fault_attr_read("times") == 0 &&
+			    !(b.flags & V4L2_BUF_FLAG_ERROR))
+				die("%s, failure %u: the %s buffer came back "
+				    "without ERROR", what, n,
+				    q ? "CAPTURE" : "OUTPUT");
+		}
+		if (fault_attr_read("times")) {
+			/* No nth plane: the frame was whole. */
+			if (b.flags & V4L2_BUF_FLAG_ERROR ||
+			    bytesused != f.length[1][b.index])
+				die("%s: a frame with no failure has flags "
+				    "0x%x, %u bytes", what, b.flags, bytesused);
+			fault_attr_write("times", "0");
+			printf("%s: %s: %u failures injected\n", prog, what,
+			       n - 1);
+			total += n - 1;
+			file_close(&f);
+			return;
+		}
+		MUST(queue_buffer(&f, 1, b.index));
+	}
+	die("%s: still failing at the %uth point", what, n);
+}
+
 /* ---- devices in sysfs ---- */
 
 /*
@@ -986,6 +1129,8 @@ int main(int argc, char **argv)
 		video_step(video, false, &video_steps[i]);
 		video_step(mplane, true, &video_steps[i]);
 	}
+	vaddr_step(video, false);
+	vaddr_step(mplane, true);
 	find_lirc(lirc, sizeof(lirc));
 	for (i = IR_OPEN; i <= IR_CLOSE; i++)
 		ir_step(lirc, i);
