@@ -17,6 +17,9 @@
  *             same check on the buffers it made;
  *   commands: ENC_CMD STOP and START, DQBUF on both queues, G_FMT.
  *
+ * Then, on a file of its own, turns: ROTATE between landscape and
+ * portrait against CAPTURE's STREAMON, a frame queued (race_turns()).
+ *
  * The buffers and stream threads take turns (an application's own lock
  * around its buffers), so that a queue's buffers are the ones a thread
  * checks; the others race them.
@@ -345,6 +348,187 @@ static bool race_node(const char *node, unsigned int seconds)
 	       !atomic_load(&r.mismatches) && !atomic_load(&r.unexpected);
 }
 
+/*
+ * turns: a frame queued and OUTPUT streaming, one thread turns the picture
+ * to portrait (a geometry change) while another starts CAPTURE. In either
+ * order a CAPTURE buffer comes back: the frame, turned or not, or, for a
+ * change while CAPTURE streams, one flagged LAST. Before the fix a turn
+ * read CAPTURE's streaming state outside the queues' lock, so a STREAMON
+ * between that read and the change left CAPTURE streaming and the device
+ * waiting for CAPTURE to restart, with no LAST buffer: nothing came.
+ */
+struct turn_race {
+	int fd;
+	bool mplane;
+	uint32_t type[2];
+	pthread_barrier_t go, done;
+	bool stop;
+	int32_t rotate;
+	int err;
+};
+
+static int set_rotate(int fd, int32_t value)
+{
+	struct v4l2_control c = { .id = V4L2_CID_ROTATE, .value = value };
+
+	return xioctl(fd, VIDIOC_S_CTRL, &c) < 0 ? errno : 0;
+}
+
+static void *turn_thread(void *arg)
+{
+	struct turn_race *t = arg;
+
+	for (;;) {
+		pthread_barrier_wait(&t->go);
+		if (t->stop)
+			return NULL;
+		t->err = set_rotate(t->fd, t->rotate);
+		pthread_barrier_wait(&t->done);
+	}
+}
+
+/* QBUF buffer index of queue q, an OUTPUT one with a whole frame. */
+static int turn_qbuf(struct turn_race *t, int q, unsigned int index)
+{
+	struct v4l2_plane planes[VIDEO_MAX_PLANES] = { 0 };
+	struct v4l2_buffer b = {
+		.type = t->type[q], .memory = V4L2_MEMORY_MMAP, .index = index,
+		.m.planes = planes, .length = t->mplane ? VIDEO_MAX_PLANES : 0,
+	};
+	unsigned int p;
+
+	if (xioctl(t->fd, VIDIOC_QUERYBUF, &b) < 0)
+		return errno;
+	if (q == 0 && t->mplane)
+		for (p = 0; p < b.length; p++)
+			planes[p].bytesused = planes[p].length;
+	else if (q == 0)
+		b.bytesused = b.length;
+	return xioctl(t->fd, VIDIOC_QBUF, &b) < 0 ? errno : 0;
+}
+
+static int turn_reqbufs(struct turn_race *t, int q, unsigned int count)
+{
+	struct v4l2_requestbuffers req = {
+		.count = count, .type = t->type[q], .memory = V4L2_MEMORY_MMAP,
+	};
+
+	return xioctl(t->fd, VIDIOC_REQBUFS, &req) < 0 ? errno : 0;
+}
+
+/* One round; false if nothing came back (or a call failed: err). */
+static bool turn_once(struct turn_race *t, int *err, const char **what)
+{
+	struct v4l2_plane planes[VIDEO_MAX_PLANES];
+	struct v4l2_buffer d = {
+		.type = t->type[1], .memory = V4L2_MEMORY_MMAP,
+		.m.planes = planes, .length = t->mplane ? VIDEO_MAX_PLANES : 0,
+	};
+	struct pollfd pfd = { .fd = t->fd, .events = POLLIN };
+	bool came;
+	int q;
+
+	*what = "S_CTRL ROTATE 0";
+	if ((*err = set_rotate(t->fd, 0)))
+		return false;
+	*what = "REQBUFS";
+	if ((*err = turn_reqbufs(t, 0, 1)) || (*err = turn_reqbufs(t, 1, 2)))
+		return false;
+	*what = "QBUF";
+	if ((*err = turn_qbuf(t, 1, 0)) || (*err = turn_qbuf(t, 1, 1)) ||
+	    (*err = turn_qbuf(t, 0, 0)))
+		return false;
+	*what = "STREAMON OUTPUT";
+	if (xioctl(t->fd, VIDIOC_STREAMON, &t->type[0]) < 0) {
+		*err = errno;
+		return false;
+	}
+	t->rotate = 90;
+	pthread_barrier_wait(&t->go);
+	*err = xioctl(t->fd, VIDIOC_STREAMON, &t->type[1]) < 0 ? errno : 0;
+	pthread_barrier_wait(&t->done);
+	*what = *err ? "STREAMON CAPTURE" : "S_CTRL ROTATE 90";
+	if (*err || (*err = t->err))
+		return false;
+	came = poll(&pfd, 1, 5000) > 0 && xioctl(t->fd, VIDIOC_DQBUF, &d) == 0;
+	*what = "STREAMOFF, REQBUFS(0)";
+	for (q = 0; q < 2; q++)
+		if (xioctl(t->fd, VIDIOC_STREAMOFF, &t->type[q]) < 0 ||
+		    turn_reqbufs(t, q, 0))
+			*err = errno;
+	return came;
+}
+
+static bool race_turns(const char *node, unsigned int seconds)
+{
+	struct turn_race t = { 0 };
+	unsigned long rounds = 0, stuck = 0;
+	struct v4l2_capability cap = { 0 };
+	struct timespec now, end;
+	const char *what;
+	pthread_t tid;
+	int q, err = 0;
+
+	t.fd = open(node, O_RDWR | O_NONBLOCK);
+	if (t.fd < 0 || xioctl(t.fd, VIDIOC_QUERYCAP, &cap) < 0) {
+		fprintf(stderr, "%s: %s: %s\n", prog, node, strerror(errno));
+		return false;
+	}
+	t.mplane = cap.device_caps & V4L2_CAP_VIDEO_M2M_MPLANE;
+	for (q = 0; q < 2; q++) {
+		struct v4l2_format f = { .type = q ? V4L2_BUF_TYPE_VIDEO_CAPTURE :
+						     V4L2_BUF_TYPE_VIDEO_OUTPUT };
+
+		if (t.mplane)
+			f.type = q ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE :
+				     V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE;
+		t.type[q] = f.type;
+		/* YUYV both sides: turned, 48x64 is 64x48's bytes. */
+		if (t.mplane) {
+			f.fmt.pix_mp.pixelformat = V4L2_PIX_FMT_YUYV;
+			f.fmt.pix_mp.width = 64;
+			f.fmt.pix_mp.height = 48;
+		} else {
+			f.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
+			f.fmt.pix.width = 64;
+			f.fmt.pix.height = 48;
+		}
+		if (xioctl(t.fd, VIDIOC_S_FMT, &f) < 0) {
+			fprintf(stderr, "%s: S_FMT: %s\n", prog, strerror(errno));
+			return false;
+		}
+	}
+	pthread_barrier_init(&t.go, NULL, 2);
+	pthread_barrier_init(&t.done, NULL, 2);
+	if (pthread_create(&tid, NULL, turn_thread, &t)) {
+		fprintf(stderr, "%s: pthread_create failed\n", prog);
+		exit(1);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += seconds;
+	do {
+		rounds++;
+		if (!turn_once(&t, &err, &what) && !err &&
+		    stuck++ < 5)
+			fprintf(stderr, "%s: %s: round %lu: no CAPTURE buffer "
+				"came back in 5 s\n", prog, node, rounds);
+		if (err) {
+			fprintf(stderr, "%s: %s: round %lu: %s: %s\n", prog,
+				node, rounds, what, strerror(err));
+			break;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (now.tv_sec < end.tv_sec ||
+		 (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
+	t.stop = true;
+	pthread_barrier_wait(&t.go);
+	pthread_join(tid, NULL);
+	close(t.fd);
+	printf("%s: %s: turns against STREAMON: %lu rounds, %lu with no "
+	       "CAPTURE buffer back\n", prog, node, rounds, stuck);
+	return !err && !stuck;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned int seconds;
@@ -358,5 +542,7 @@ int main(int argc, char **argv)
 	seconds = strtoul(argv[1], NULL, 0);
 	for (i = 2; i < argc; i++)
 		ok &= race_node(argv[i], seconds);
+	for (i = 2; i < argc; i++)
+		ok &= race_turns(argv[i], seconds);
 	return ok ? 0 : 1;
 }
