@@ -146,9 +146,10 @@ class Session:
                 pass   # frames still view the buffers: they stay mapped
 
     def _check(self):
+        # A session the device's close() closed says so: DeviceClosed.
+        self._device._h()
         if self._closed:
             raise InvalidArgument(22, "the session is closed")
-        self._device._h()
 
     @property
     def inputs(self) -> tuple[Frame, ...]:

@@ -182,9 +182,38 @@ def test_closing_in_another_thread_ends_a_wait_without_timeout(closing):
     assert time.monotonic() - closed_at < 1
 
 
-def tasks():
-    """The threads of this process, the library's included."""
-    return len(os.listdir("/proc/self/task"))
+def test_a_session_its_device_closed_raises_device_closed():
+    # The waiter above may wake after the device's close() is over; it
+    # must still hear DeviceClosed, as every call on the session does
+    # (before: InvalidArgument, "the session is closed", seen in CI when
+    # the machine was loaded). A session closed alone says that.
+    dev = m2m.open(DEVICE)
+    s = dev.session("GREY", (64, 48))
+    dev.close()
+    for call in (lambda: s.queue(np.zeros((48, 64), np.uint8)),
+                 lambda: s.dequeue(timeout=0), s.input_frame):
+        with pytest.raises(m2m.DeviceClosed):
+            call()
+    with m2m.open(DEVICE) as dev:
+        s = dev.session("GREY", (64, 48))
+        s.close()
+        with pytest.raises(m2m.InvalidArgument, match="the session is closed"):
+            s.queue(np.zeros((48, 64), np.uint8))
+
+
+def band_threads():
+    """The in-process device's band helpers in this process, by their
+    name: a thread of an earlier test may still be leaving (Python's
+    join() returns before the thread is gone), so all threads is no
+    count of the library's."""
+    names = []
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{tid}/comm") as comm:
+                names.append(comm.read().strip())
+        except FileNotFoundError:
+            pass                            # it left meanwhile
+    return names.count("m2m-bands")
 
 
 @pytest.mark.parametrize("threads, helpers", [(1, 0), (3, 2)])
@@ -196,9 +225,9 @@ def test_open_takes_the_in_process_devices_threads(rng, threads, helpers):
     with m2m.open("inprocess", threads=1) as one:
         expected = one.convert(frame, to="NV12", rotate=90)
     with m2m.open("inprocess", threads=threads) as dev:
-        before = tasks()
+        before = band_threads()
         got = dev.convert(frame, to="NV12", rotate=90)
-        started = tasks() - before
+        started = band_threads() - before
     assert started == helpers
     for a, b in zip(got, expected):
         np.testing.assert_array_equal(a, b)
