@@ -219,8 +219,14 @@ static inline unsigned int ip_queue_of(uint32_t type)
 
 /* pool.c */
 bool ip_reserve(void **buf, size_t *have, size_t size);
-/* A thread of the library's: the signals that ask to stop stay blocked. */
-int ip_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg);
+/*
+ * A thread of the library's: the signals that ask to stop stay blocked,
+ * and it has a name (IP_THREAD_*: what top -H, gdb and /proc show).
+ */
+#define IP_THREAD_WORKER	"m2m-worker"
+#define IP_THREAD_BANDS		"m2m-bands"
+int ip_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg,
+		     const char *name);
 /* threads 0: one per online CPU. */
 void ip_pool_init(struct ip_pool *pool, unsigned int threads);
 /*

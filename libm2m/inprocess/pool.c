@@ -59,7 +59,8 @@ static bool stop_pending(const sigset_t *stop)
 	return !sigisemptyset(&pending);
 }
 
-int ip_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg)
+int ip_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg,
+		     const char *name)
 {
 	sigset_t stop, old;
 	int err;
@@ -68,6 +69,9 @@ int ip_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg)
 	pthread_sigmask(SIG_BLOCK, &stop, &old);
 	err = pthread_create(thread, NULL, fn, arg);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	/* A name is a convenience: the thread runs without one. */
+	if (!err)
+		pthread_setname_np(*thread, name);
 	return err;
 }
 
@@ -195,7 +199,7 @@ static void pool_start(struct ip_pool *pool)
 		struct ip_helper *h = &pool->helpers[i];
 
 		h->pool = pool;
-		if (ip_thread_create(&h->thread, helper, h))
+		if (ip_thread_create(&h->thread, helper, h, IP_THREAD_BANDS))
 			break;
 		pool->n_helpers++;
 	}

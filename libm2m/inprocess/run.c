@@ -380,7 +380,7 @@ static void *worker(void *arg)
 
 int ip_worker_start(struct ip_ctx *ctx)
 {
-	return -ip_thread_create(&ctx->worker, worker, ctx);
+	return -ip_thread_create(&ctx->worker, worker, ctx, IP_THREAD_WORKER);
 }
 
 void ip_worker_stop(struct ip_ctx *ctx)
