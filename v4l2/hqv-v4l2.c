@@ -125,6 +125,12 @@ static void q_data_layout(struct vhqv_q_data *q, const uint32_t *bytesperline)
 		memcpy(q->sizeimage, q->plane_bytes, sizeof(q->sizeimage));
 }
 
+/* Whether a ROTATE value turns the picture to portrait. */
+static bool is_portrait(uint32_t rotation)
+{
+	return rotation == 90 || rotation == 270;
+}
+
 static void rect_full(struct v4l2_rect *r, uint32_t width, uint32_t height)
 {
 	r->left = 0;
@@ -138,7 +144,7 @@ static void capture_default_size(const struct vhqv_config *cfg,
 				 uint32_t *width, uint32_t *height)
 {
 	const struct v4l2_rect *crop = &cfg->q[VHQV_SRC].rect;
-	bool turned = vhqv_is_portrait(cfg->rotation);
+	bool turned = is_portrait(cfg->rotation);
 
 	*width = turned ? crop->height : crop->width;
 	*height = turned ? crop->width : crop->height;
@@ -698,11 +704,6 @@ bool vhqv_config_set_ctrl(struct vhqv_config *cfg, uint32_t id, int32_t val)
 	return true;
 }
 
-bool vhqv_is_portrait(uint32_t rotation)
-{
-	return rotation == 90 || rotation == 270;
-}
-
 /*
  * Buffers and jobs
  */
@@ -1105,7 +1106,7 @@ int vhqv_state_set_ctrl(struct vhqv_state *st, const struct vhqv_queues *qs,
 	if (!vhqv_config_set_ctrl(&next, id, val))
 		return -EINVAL;
 	if (id != V4L2_CID_ROTATE ||
-	    vhqv_is_portrait(next.rotation) == vhqv_is_portrait(cfg->rotation)) {
+	    is_portrait(next.rotation) == is_portrait(cfg->rotation)) {
 		/* From the next job, even with a change pending. */
 		vhqv_config_set_ctrl(&st->cfg, id, val);
 		if (st->flow.change_pending)

@@ -168,8 +168,6 @@ extern const struct vhqv_ctrl vhqv_ctrls[];
 
 /* Set a control's value in a configuration; false if it is not ours. */
 bool vhqv_config_set_ctrl(struct vhqv_config *cfg, uint32_t id, int32_t val);
-/* Whether a ROTATE value turns the picture to portrait. */
-bool vhqv_is_portrait(uint32_t rotation);
 
 /*
  * Buffers and jobs
