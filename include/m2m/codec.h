@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file codec.h
+ * libm2m's codecs: a stateful decoder, driven exactly as the kernel's
+ * Documentation/userspace-api/media/v4l/dev-decoder.rst says, over any
+ * m2m decoder node (vicodec's stateful decoder, bcm2835-codec, venus,
+ * MFC, coda, wave5), and the FWHT bitstream's frame header, the one
+ * bitstream libm2m parses (vicodec's format).
+ *
+ * The decoder is a pull loop, as FFmpeg's send_packet/receive_frame:
+ * m2m_decoder_send() gives it coded bytes, m2m_decoder_receive() takes a
+ * decoded frame, which stays the caller's until m2m_decoder_release().
+ * A decoder is one caller's: calls on one decoder must not overlap.
+ *
+ * @code
+ * struct m2m_decoder_options opts = M2M_DECODER_OPTIONS_INIT;
+ * struct m2m_decoder *dec;
+ * struct m2m_frame frame;
+ * opts.coded_fourcc = M2M_FOURCC('F', 'W', 'H', 'T');
+ * m2m_decoder_open(&dec, "/dev/video3", &opts);
+ * while (read_packet(&pkt)) {
+ *         while (m2m_decoder_send(dec, pkt.data, pkt.size, pkt.pts) == -EAGAIN)
+ *                 if (m2m_decoder_receive(dec, &frame, -1) == 0) {
+ *                         show(&frame);
+ *                         m2m_decoder_release(dec, &frame);
+ *                 }
+ * }
+ * m2m_decoder_drain(dec);
+ * while (m2m_decoder_receive(dec, &frame, -1) == 0) {
+ *         show(&frame);
+ *         m2m_decoder_release(dec, &frame);
+ * }
+ * m2m_decoder_close(dec);
+ * @endcode
+ */
+#ifndef M2M_CODEC_H
+#define M2M_CODEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <m2m/m2m.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct m2m_decoder;
+
+/** Version of struct m2m_decoder_options this header describes. */
+#define M2M_DECODER_OPTIONS_VERSION 1
+
+/** How to open a decoder; start from M2M_DECODER_OPTIONS_INIT. */
+struct m2m_decoder_options {
+	unsigned int version;  /**< M2M_DECODER_OPTIONS_VERSION */
+	/** The coded format (V4L2 fourcc) the caller sends; required. */
+	uint32_t coded_fourcc;
+	/** The decoded format wanted; 0 takes the decoder's choice. */
+	uint32_t capture_fourcc;
+	/**
+	 * The coded size, when the caller knows it (0: the decoder reads it
+	 * from the stream). With it, CAPTURE is set up before the first
+	 * frame, without waiting for a SOURCE_CHANGE event that a decoder
+	 * need not send when the size it was given is right.
+	 */
+	uint32_t width, height;
+	/** Frames the caller holds at once (0: 2): CAPTURE gets the decoder's
+	 *  MIN_BUFFERS_FOR_CAPTURE plus these plus one. */
+	unsigned int held_frames;
+	/** OUTPUT buffers for coded data (0: 4). */
+	unsigned int output_buffers;
+	/** How long a send may wait for the decoder to take data, in ms
+	 *  (0: 5000). */
+	int timeout_ms;
+};
+
+/** Default options. */
+#define M2M_DECODER_OPTIONS_INIT { M2M_DECODER_OPTIONS_VERSION, 0, 0, 0, 0, 0, 0, 0 }
+
+/** A decoded frame, the caller's from m2m_decoder_receive() until
+ *  m2m_decoder_release(). */
+struct m2m_frame {
+	/** Its layout: the decoder's CAPTURE format when it was made (a
+	 *  coded size, whose lines may go past the picture). */
+	struct m2m_format format;
+	/** The picture within it (V4L2's COMPOSE rectangle on CAPTURE). */
+	struct m2m_rect visible;
+	/** Its memory planes, mapped; format.num_planes of them. */
+	void *data[M2M_MAX_PLANES];
+	/** Bytes of each plane that hold the frame. */
+	uint32_t bytesused[M2M_MAX_PLANES];
+	/** The timestamp of the coded data it came from. */
+	uint64_t timestamp_ns;
+	/** Frame number on CAPTURE, from 0 after open, a seek or a drain. */
+	uint32_t sequence;
+	/** M2M_BUFFER_ERROR when the decoder says the frame is damaged. */
+	uint32_t flags;
+	/** The CAPTURE buffer holding it (to export, m2m_export_buffer()). */
+	struct m2m_buffer *buffer;
+};
+
+/**
+ * Open a stateful decoder node and set up its OUTPUT side (dev-decoder.rst,
+ * "Initialization"): the coded format, the OUTPUT buffers, STREAMON, and a
+ * subscription to SOURCE_CHANGE. CAPTURE is set up when the decoder has
+ * read the stream's header, or at once when the options give the size.
+ *
+ * @param[out] out  the decoder; NULL on failure
+ * @param name      a device node or a driver name, as m2m_open() takes
+ * @param opts      options (coded_fourcc required)
+ * @return 0, -ENODEV when the node does not decode coded_fourcc (its
+ *         OUTPUT queue does not list it as a compressed format), or a
+ *         negative errno
+ */
+M2M_EXPORT int m2m_decoder_open(struct m2m_decoder **out, const char *name,
+				const struct m2m_decoder_options *opts);
+
+/**
+ * Close the decoder: its device stops and its buffers are freed, frames
+ * the caller still holds too. NULL is ignored.
+ */
+M2M_EXPORT void m2m_decoder_close(struct m2m_decoder *dec);
+
+/** The decoder's device, for what the decoder does not wrap (controls). */
+M2M_EXPORT struct m2m_device *m2m_decoder_device(struct m2m_decoder *dec);
+
+/**
+ * Give the decoder coded data: one frame, or where the coded format is
+ * flagged CONTINUOUS_BYTESTREAM, any chunk of the stream. It is copied
+ * into an OUTPUT buffer. Sending after a drain ended starts a new stream
+ * (V4L2_DEC_CMD_START).
+ *
+ * @param data          the bytes
+ * @param size          how many, at most an OUTPUT buffer's size
+ * @param timestamp_ns  carried to the frame decoded from them
+ * @return 0; -EAGAIN when every OUTPUT buffer is taken and the decoder
+ *         waits for the caller to receive or release frames first;
+ *         -ETIMEDOUT when it took nothing within the options' timeout;
+ *         -ENOSPC when size is more than an OUTPUT buffer holds;
+ *         -EIO when the decoder failed; or a negative errno
+ */
+M2M_EXPORT int m2m_decoder_send(struct m2m_decoder *dec, const void *data,
+				size_t size, uint64_t timestamp_ns);
+
+/**
+ * Drain (dev-decoder.rst, "Drain"): V4L2_DEC_CMD_STOP; the decoder
+ * finishes what it was sent, and m2m_decoder_receive() gives those frames,
+ * then -ENODATA. The end is the CAPTURE buffer flagged LAST or -EPIPE,
+ * never a count of buffers, nor the deprecated EOS event.
+ * @return 0 or a negative errno
+ */
+M2M_EXPORT int m2m_decoder_drain(struct m2m_decoder *dec);
+
+/**
+ * Take the next decoded frame, in the order the decoder gives them. A
+ * resolution change (dev-decoder.rst, "Dynamic Resolution Change") is
+ * handled here: the frames of the old size come first; then CAPTURE
+ * restarts in the new format, reusing its buffers when they are large
+ * enough, otherwise allocating new ones, which waits until the caller has
+ * released every frame it holds (-EBUSY until then).
+ *
+ * @param[out] frame    the frame
+ * @param timeout_ms    how long to wait: 0 not at all, -1 forever
+ * @return 0; -EAGAIN when none came within the timeout; -ENODATA after a
+ *         drain's last frame; -EBUSY (above); -EIO when the decoder
+ *         failed; -EINVAL when the device was closed; or a negative errno
+ */
+M2M_EXPORT int m2m_decoder_receive(struct m2m_decoder *dec,
+				   struct m2m_frame *frame, int timeout_ms);
+
+/** Give a frame back to the decoder (its buffer is queued again). */
+M2M_EXPORT int m2m_decoder_release(struct m2m_decoder *dec,
+				   const struct m2m_frame *frame);
+
+/**
+ * Seek (dev-decoder.rst, "Seek"): the coded data sent so far and not yet
+ * decoded is dropped (STREAMOFF and STREAMON of OUTPUT), and so is every
+ * frame decoded from it that was not received; data sent afterwards
+ * decodes as a new start, from a key frame.
+ * @return 0 or a negative errno
+ */
+M2M_EXPORT int m2m_decoder_seek(struct m2m_decoder *dec);
+
+/**
+ * The decoded format (CAPTURE), and the picture within it.
+ * @return 0, -EAGAIN before the decoder has read the stream's header, or
+ *         a negative errno
+ */
+M2M_EXPORT int m2m_decoder_get_format(struct m2m_decoder *dec,
+				      struct m2m_format *format,
+				      struct m2m_rect *visible);
+
+/** The FWHT frame header (vicodec's codec-fwht.h), in host order. */
+struct m2m_fwht_header {
+	uint32_t version;
+	uint32_t width, height;
+	uint32_t flags;
+	uint32_t colorspace, xfer_func, ycbcr_enc, quantization;
+	uint32_t payload_size; /**< bytes of the frame after its header */
+};
+
+/** Bytes of an FWHT frame header. */
+#define M2M_FWHT_HEADER_SIZE 44
+
+/**
+ * Read the FWHT frame header at data.
+ * @return the bytes of the whole frame (header and payload), which may
+ *         be more than size; -EAGAIN when size is less than a header;
+ *         -EINVAL when data is not an FWHT frame header
+ */
+M2M_EXPORT long m2m_fwht_parse_header(struct m2m_fwht_header *hdr,
+				      const void *data, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* M2M_CODEC_H */
