@@ -56,6 +56,27 @@ static int decoder_cmd(struct m2m_decoder *dec, uint32_t cmd)
 	return m2m_leave(dev, M2M_IOCTL(dev, VIDIOC_DECODER_CMD, &dc));
 }
 
+/*
+ * STOP again after CAPTURE restarted for a resolution change: its
+ * STREAMOFF ends a drain in v4l2-mem2mem (v4l2_m2m_clear_state(), so in
+ * vicodec), which would then never send its LAST. A decoder still
+ * draining says EBUSY, and the drain goes on.
+ */
+static int resume_drain(struct m2m_decoder *dec)
+{
+	struct v4l2_decoder_cmd dc = { .cmd = V4L2_DEC_CMD_STOP };
+	struct m2m_device *dev = dec->dev;
+	int ret;
+
+	M2M_ENTER(dev);
+	ret = m2m_xioctl_quiet(dev, VIDIOC_DECODER_CMD, &dc);
+	if (ret < 0 && ret != -EBUSY)
+		ret = m2m_error(-ret, "VIDIOC_DECODER_CMD STOP on %s, to "
+				"resume a drain: %s", dev->info.path,
+				strerror(-ret));
+	return m2m_leave(dev, ret == -EBUSY ? 0 : ret);
+}
+
 /* Whether the OUTPUT queue lists fourcc as a compressed format. */
 static bool decodes(struct m2m_device *dev, uint32_t fourcc)
 {
@@ -213,6 +234,8 @@ static int reconfigure(struct m2m_decoder *dec)
 	}
 	if (ret == 0)
 		dec->reconfigure = false;
+	if (ret == 0 && dec->draining)
+		ret = resume_drain(dec);
 	return ret;
 }
 

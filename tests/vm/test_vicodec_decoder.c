@@ -245,6 +245,27 @@ Test(decoder, drain_after_n_frames_gives_them_all)
 	drain_after(12);
 }
 
+Test(decoder, drain_during_a_resolution_change_gives_every_frame)
+{
+	struct bytes s = read_file("STREAM_MIXED");
+	const unsigned char *frames[64];
+	size_t sizes[64];
+	unsigned int n = split(&s, frames, sizes, 64), i;
+	struct m2m_decoder *dec = open_decoder();
+	struct decoded d = { 0 };
+
+	/* Two frames of 640x360, then the first of 1280x720, and STOP at
+	 * once: the change's LAST comes first, then the drain's. */
+	cr_assert(n >= 3);
+	for (i = 0; i < 3; i++)
+		cr_assert_eq(m2m_decoder_send(dec, frames[i], sizes[i],
+					      (i + 1) * 1000000ull), 0, "%s",
+			     m2m_last_error());
+	drain(dec, &d);
+	cr_assert_eq(d.frames, 3, "%u frames of 3", d.frames);
+	m2m_decoder_close(dec);
+}
+
 Test(decoder, drain_with_every_frame_held_gives_them_after_release)
 {
 	struct bytes s = read_file("STREAM_ONE");
