@@ -9,7 +9,8 @@
  *   VICODEC_DECODER  the decoder node
  *   STREAM_ONE       12 frames at 640x360
  *   STREAM_MIXED     640x360, 1280x720 and 800x480, two frames each, twice
- *   REF_ONE, REF_MIXED  v4l2-ctl's decodes of them, frames back to back
+ *   REF_ONE, REF_MIXED  v4l2-ctl's decodes of them: each frame's visible
+ *                       picture, tightly packed, back to back
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -94,14 +95,34 @@ struct decoded {
 	uint64_t timestamps[64];
 };
 
+/*
+ * Keep a frame's visible picture, tightly packed, as v4l2-ctl --stream-to
+ * writes a decoder's frames: vicodec gives YU12 in one buffer, each plane
+ * as tall as the coded height (a multiple of 16), the chroma pitch half
+ * the luma's.
+ */
 static void take(struct decoded *d, const struct m2m_frame *f)
 {
-	size_t n = f->bytesused[0];
+	uint32_t w = f->visible.width, h = f->visible.height, y, p;
+	uint32_t pitch = f->format.bytesperline[0];
+	size_t n = (size_t)w * h * 3 / 2;
+	const unsigned char *plane = f->data[0];
+	unsigned char *out;
 
+	cr_assert_eq(f->format.fourcc, M2M_FOURCC('Y', 'U', '1', '2'));
 	cr_assert_eq(f->format.num_planes, 1);
 	cr_assert_eq(f->flags, 0, "frame %u flagged ERROR", d->frames);
 	d->out.data = realloc(d->out.data, d->out.size + n);
-	memcpy(d->out.data + d->out.size, f->data[0], n);
+	out = d->out.data + d->out.size;
+	for (p = 0; p < 3; p++) {
+		uint32_t pw = p ? w / 2 : w, ph = p ? h / 2 : h;
+		uint32_t pp = p ? pitch / 2 : pitch;
+
+		for (y = 0; y < ph; y++, out += pw)
+			memcpy(out, plane + (size_t)y * pp, pw);
+		plane += (size_t)pp * (p ? f->format.height / 2 :
+					   f->format.height);
+	}
 	d->out.size += n;
 	if (d->frames < 64)
 		d->timestamps[d->frames] = f->timestamp_ns;
@@ -195,6 +216,36 @@ Test(decoder, resolution_changes_lose_no_frame_and_match_v4l2_ctl)
 
 	cr_assert_eq(d.frames, n, "%u frames of %u", d.frames, n);
 	assert_same(&d, "REF_MIXED");
+}
+
+Test(decoder, frames_give_the_visible_picture_inside_the_coded_size)
+{
+	struct bytes s = read_file("STREAM_ONE");
+	const unsigned char *frames[64];
+	size_t sizes[64];
+	unsigned int n = split(&s, frames, sizes, 64);
+	struct m2m_decoder *dec = open_decoder();
+	struct m2m_frame f;
+	struct m2m_format fmt;
+	struct m2m_rect visible;
+
+	cr_assert_eq(m2m_decoder_get_format(dec, &fmt, &visible), -EAGAIN);
+	cr_assert(n > 0);
+	cr_assert_eq(m2m_decoder_send(dec, frames[0], sizes[0], 0), 0);
+	cr_assert_eq(m2m_decoder_drain(dec), 0);
+	cr_assert_eq(m2m_decoder_receive(dec, &f, 5000), 0, "%s",
+		     m2m_last_error());
+	cr_assert_eq(f.format.width, 640);
+	cr_assert_eq(f.format.height, 368, "coded height %u", f.format.height);
+	cr_assert_eq(f.visible.width, 640);
+	cr_assert_eq(f.visible.height, 360, "visible height %u",
+		     f.visible.height);
+	cr_assert_eq(m2m_decoder_get_format(dec, &fmt, &visible), 0);
+	cr_assert_eq(visible.height, 360);
+	cr_assert_eq(m2m_decoder_release(dec, &f), 0);
+	cr_assert_eq(m2m_decoder_release(dec, &f), -EINVAL,
+		     "a frame released twice");
+	m2m_decoder_close(dec);
 }
 
 Test(decoder, frames_keep_their_timestamps_in_order)

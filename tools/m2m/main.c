@@ -26,6 +26,7 @@ static const char main_help[] =
 	"  list                  the m2m devices, with driver and capabilities\n"
 	"  info [DEV]            formats, sizes, controls and events of a device\n"
 	"  convert IN OUT        convert frames: raw, Y4M (- for pipes), PNG, PPM\n"
+	"  decode IN OUT         decode a coded stream on a decoder node\n"
 	"  events [DEV]          print a device's events as they arrive\n"
 	"  ir SUBVERB            IR: protocols, send, watch, record\n"
 	"\n"
@@ -71,6 +72,7 @@ static const struct verb verbs[] = {
 	{ "list", cmd_list, list_help },
 	{ "info", cmd_info, info_help },
 	{ "convert", cmd_convert, convert_help },
+	{ "decode", cmd_decode, decode_help },
 	{ "events", cmd_events, events_help },
 	{ "ir", cmd_ir, ir_help },
 };

@@ -19,7 +19,9 @@
 #include "m2m-tool.h"
 #include "media.h"
 
-#define VERB "convert"
+/* The verb whose files these are, for its messages. */
+const char *media_verb = "convert";
+#define VERB media_verb
 
 /*
  * Y4M's colour spaces (the C tag) and libm2m's formats for them; the first

@@ -16,6 +16,9 @@
 
 enum media_kind { MEDIA_RAW, MEDIA_Y4M, MEDIA_PNG, MEDIA_PNM };
 
+/* The verb the messages name ("convert" unless the verb sets it). */
+extern const char *media_verb;
+
 struct media {
 	enum media_kind kind;
 	const char *path;        /* "-" for stdin or stdout */

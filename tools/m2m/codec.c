@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * m2m decode: a coded stream through a stateful decoder node
+ * (include/m2m/codec.h). The coded side is the layout v4l2-ctl's
+ * --stream-to-hdr writes and --stream-from-hdr reads: each frame is the
+ * fourcc "Vhdr" and its length, as big-endian words, then its bytes. The
+ * raw side is the visible picture of each frame (the decoder's COMPOSE
+ * rectangle, not its coded size) tightly packed, as v4l2-ctl --stream-to
+ * writes a codec's frames: back to back for OUT ending in .yuv, whose
+ * size may change mid-stream, else in Y4M, which cannot.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <m2m/codec.h>
+#include <m2m/m2m.h>
+
+#include "m2m-tool.h"
+#include "media.h"
+
+#define VERB "decode"
+#define HDR_ID M2M_FOURCC('V', 'h', 'd', 'r')
+
+const char decode_help[] =
+	"usage: m2m decode [-d DEV] [-c CODED] [-n COUNT] IN OUT\n"
+	"\n"
+	"Decode a coded stream on a stateful decoder (vicodec's, or any m2m\n"
+	"decoder node), as the kernel's dev-decoder.rst says: resolution\n"
+	"changes mid-stream, and a drain at the end that loses no frame.\n"
+	"\n"
+	"IN is a stream as `v4l2-ctl --stream-to-hdr` writes it (- for stdin).\n"
+	"OUT gets each frame's visible picture, tightly packed, as\n"
+	"`v4l2-ctl --stream-to` writes a decoder's frames: back to back when\n"
+	"OUT ends in .yuv (any name but .y4m and -), where the size may change\n"
+	"mid-stream; in Y4M for .y4m or - (stdout), which fails when it does.\n"
+	"\n"
+	"  -d, --device DEV   a decoder node, or a driver name (default: the\n"
+	"                     first m2m node whose OUTPUT takes CODED)\n"
+	"  -c, --coded FMT    the coded format's fourcc (default: FWHT)\n"
+	"  -n, --count N      stop after N frames\n";
+
+static const struct option options[] = {
+	{ "device", required_argument, NULL, 'd' },
+	{ "coded", required_argument, NULL, 'c' },
+	{ "count", required_argument, NULL, 'n' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+/*
+ * The next frame of a --stream-to-hdr stream into *buf (grown as needed):
+ * its size, 0 at the end, or -1 after printing why.
+ */
+static long read_packet(FILE *in, const char *path, unsigned char **buf,
+			size_t *cap)
+{
+	unsigned char word[8];
+	size_t n = fread(word, 1, sizeof(word), in);
+	uint32_t size;
+
+	if (n == 0 && feof(in))
+		return 0;
+	if (n != sizeof(word) || be32(word) != HDR_ID)
+		return failure(VERB, "%s: not a v4l2-ctl --stream-to-hdr "
+			       "stream (no Vhdr frame header)", path), -1;
+	size = be32(word + 4);
+	if (size > *cap) {
+		unsigned char *bigger = realloc(*buf, size);
+
+		if (!bigger)
+			return failure(VERB, "no memory for a frame of %u "
+				       "bytes", size), -1;
+		*buf = bigger;
+		*cap = size;
+	}
+	if (fread(*buf, 1, size, in) != size)
+		return failure(VERB, "%s: the stream ends inside a frame of "
+			       "%u bytes", path, size), -1;
+	return size;
+}
+
+/* The node to decode on: DEV as given when it is a path, else the first
+ * m2m node (of driver DEV, when given) whose OUTPUT lists coded. */
+static int find_decoder(char *path, size_t size, const char *dev,
+			uint32_t coded)
+{
+	struct m2m_device_info *list;
+	size_t count, i, f;
+	int err, found = 0;
+
+	if (dev && strchr(dev, '/')) {
+		snprintf(path, size, "%s", dev);
+		return 0;
+	}
+	err = m2m_list_devices(&list, &count);
+	if (err < 0)
+		return lib_error(VERB, err, "listing the m2m devices");
+	for (i = 0; i < count && !found; i++) {
+		const struct m2m_device_info *d = &list[i];
+
+		if (dev && strcmp(dev, "auto") && strcmp(d->driver, dev))
+			continue;
+		for (f = 0; f < d->num_formats[M2M_QUEUE_OUTPUT]; f++)
+			if (d->formats[M2M_QUEUE_OUTPUT][f] == coded)
+				found = 1;
+		if (found)
+			snprintf(path, size, "%s", d->path);
+	}
+	m2m_free_device_list(list);
+	if (!found)
+		return failure(VERB, "no m2m node%s%s takes %.4s on OUTPUT",
+			       dev ? " of driver " : "", dev ? dev : "",
+			       (const char *)&coded);
+	return 0;
+}
+
+struct output {
+	const char *path;
+	int raw;               /* frames back to back; else Y4M */
+	struct media media;
+	struct m2m_format fmt; /* the visible picture, in libm2m's layout */
+	void *picture;
+};
+
+/* Write the visible picture of a decoded frame: 0, or -1 after printing
+ * why. Raw output follows a change of size; Y4M cannot. */
+static int write_frame(struct output *o, const struct m2m_frame *f)
+{
+	struct frame_lines dst, src;
+	int first = !o->picture;
+
+	if (!first && f->visible.width == o->fmt.width &&
+	    f->visible.height == o->fmt.height)
+		goto copy;
+	if (!first && !o->raw)
+		return failure(VERB, "%s: the stream changes size from %ux%u "
+			       "to %ux%u, which Y4M cannot hold (write .yuv)",
+			       o->path, o->fmt.width, o->fmt.height,
+			       f->visible.width, f->visible.height), -1;
+	if (m2m_format_init(&o->fmt, f->format.fourcc, f->visible.width,
+			    f->visible.height) < 0)
+		return failure(VERB, "%s: libm2m cannot lay out the decoder's "
+			       "%.4s frames", o->path,
+			       (const char *)&f->format.fourcc), -1;
+	free(o->picture);
+	o->picture = malloc(m2m_format_frame_size(&o->fmt));
+	if (!o->picture)
+		return failure(VERB, "no memory for a frame"), -1;
+	if (!first) {
+		o->media.fmt = o->fmt;
+	} else {
+		o->media.kind = media_kind_of(o->path);
+		if (media_check_output(o->media.kind, o->path, o->fmt.fourcc) ||
+		    media_open_output(&o->media, o->path, &o->fmt, NULL))
+			return -1;
+	}
+copy:
+	dst = (struct frame_lines){ o->picture, &o->fmt, 1, 0 };
+	src = (struct frame_lines){ f->data[0], &f->format, 1, 0 };
+	media_copy_lines(&dst, &src);
+	return media_write(&o->media, o->picture);
+}
+
+/* Take every frame ready (wait up to timeout_ms for one): the number
+ * written, or -1 after printing why. Stops at -EAGAIN or -ENODATA. */
+static long take_frames(struct m2m_decoder *dec, struct output *o,
+			int timeout_ms, long long *left, int *ended)
+{
+	struct m2m_frame f;
+	long written = 0;
+	int err = 0;
+
+	while (*left && (err = m2m_decoder_receive(dec, &f, timeout_ms)) == 0) {
+		int bad = write_frame(o, &f);
+
+		m2m_decoder_release(dec, &f);
+		if (bad)
+			return -1;
+		written++;
+		if (*left > 0)
+			(*left)--;
+	}
+	if (!*left || err == -ENODATA) {
+		*ended = 1;
+		return written;
+	}
+	if (err != -EAGAIN)
+		return lib_error(VERB, err, "receiving a frame"), -1;
+	return written;
+}
+
+static int decode(struct m2m_decoder *dec, FILE *in, const char *in_path,
+		  struct output *o, long long count)
+{
+	unsigned char *pkt = NULL;
+	size_t cap = 0;
+	long long done = 0, left = count;
+	uint64_t ts = 0;
+	int ended = 0, status = EXIT_FAILED;
+	long size, n;
+
+	while (!ended && (size = read_packet(in, in_path, &pkt, &cap)) > 0) {
+		int err;
+
+		/* Timestamps number the frames, as v4l2-ctl's do not matter. */
+		ts += 1000;
+		while ((err = m2m_decoder_send(dec, pkt, size, ts)) == -EAGAIN) {
+			n = take_frames(dec, o, 1000, &left, &ended);
+			if (n < 0)
+				goto out;
+			done += n;
+		}
+		if (err < 0 && !ended) {
+			lib_error(VERB, err, "sending a frame");
+			goto out;
+		}
+		n = take_frames(dec, o, 0, &left, &ended);
+		if (n < 0)
+			goto out;
+		done += n;
+		progress(done, -1);
+	}
+	if (size < 0)
+		goto out;
+	if (!ended) {
+		int err = m2m_decoder_drain(dec);
+
+		if (err < 0) {
+			lib_error(VERB, err, "draining the decoder");
+			goto out;
+		}
+		while (!ended) {
+			n = take_frames(dec, o, 5000, &left, &ended);
+			if (n < 0)
+				goto out;
+			if (n == 0 && !ended) {
+				failure(VERB, "the decoder gave no frame in "
+					"5 s and did not end its drain");
+				goto out;
+			}
+			done += n;
+		}
+	}
+	progress_end();
+	status = EXIT_OK;
+out:
+	free(pkt);
+	return status;
+}
+
+int cmd_decode(int argc, char **argv)
+{
+	struct m2m_decoder_options opts = M2M_DECODER_OPTIONS_INIT;
+	const char *dev = NULL;
+	char node[64];
+	long long count = -1;
+	struct output o = { 0 };
+	struct m2m_decoder *dec;
+	FILE *in;
+	int opt, err, status;
+
+	media_verb = VERB;
+	opts.coded_fourcc = M2M_FOURCC('F', 'W', 'H', 'T');
+	while ((opt = verb_getopt(argc, argv, "d:c:n:h", options, VERB)) != -1) {
+		switch (opt) {
+		case 'd':
+			dev = optarg;
+			break;
+		case 'c':
+			if (strlen(optarg) != 4)
+				return usage_error(VERB, "--coded %s is not a "
+						   "fourcc (four characters, "
+						   "e.g. FWHT)", optarg);
+			opts.coded_fourcc = M2M_FOURCC(optarg[0], optarg[1],
+						       optarg[2], optarg[3]);
+			break;
+		case 'n':
+			if (parse_long(optarg, &count) || count < 1)
+				return usage_error(VERB, "--count %s is not a "
+						   "number of frames from 1",
+						   optarg);
+			break;
+		case 'h':
+			return EXIT_OK;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2)
+		return usage_error(VERB, "needs IN and OUT (m2m decode --help)");
+	o.path = argv[optind + 1];
+	o.raw = media_kind_of(o.path) == MEDIA_RAW;
+	if (!o.raw && media_kind_of(o.path) != MEDIA_Y4M)
+		return usage_error(VERB, "OUT %s: write .yuv (raw frames) or "
+				   ".y4m", o.path);
+	if (find_decoder(node, sizeof(node), dev, opts.coded_fourcc))
+		return EXIT_FAILED;
+	in = strcmp(argv[optind], "-") ? fopen(argv[optind], "rb") : stdin;
+	if (!in)
+		return failure(VERB, "%s: %s", argv[optind], strerror(errno));
+	err = m2m_decoder_open(&dec, node, &opts);
+	if (err < 0) {
+		fclose(in);
+		return lib_error(VERB, err, "opening the decoder %s", node);
+	}
+	status = decode(dec, in, argv[optind], &o, count);
+	m2m_decoder_close(dec);
+	if (in != stdin)
+		fclose(in);
+	if (o.picture && media_close(&o.media) && status == EXIT_OK)
+		status = EXIT_FAILED;
+	free(o.picture);
+	return status;
+}
