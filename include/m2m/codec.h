@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /**
  * @file codec.h
- * libm2m's codecs: a stateful decoder, driven exactly as the kernel's
- * Documentation/userspace-api/media/v4l/dev-decoder.rst says, over any
- * m2m decoder node (vicodec's stateful decoder, bcm2835-codec, venus,
- * MFC, coda, wave5), and the FWHT bitstream's frame header, the one
- * bitstream libm2m parses (vicodec's format).
+ * libm2m's codecs: a stateful decoder and a stateful encoder, driven
+ * exactly as the kernel's Documentation/userspace-api/media/v4l/
+ * dev-decoder.rst and dev-encoder.rst say, over any m2m codec node
+ * (vicodec's, bcm2835-codec, venus, MFC, coda, wave5), and the FWHT
+ * bitstream's frame header, the one bitstream libm2m parses (vicodec's
+ * format).
  *
  * The decoder is a pull loop, as FFmpeg's send_packet/receive_frame:
  * m2m_decoder_send() gives it coded bytes, m2m_decoder_receive() takes a
  * decoded frame, which stays the caller's until m2m_decoder_release().
- * A decoder is one caller's: calls on one decoder must not overlap.
+ * The encoder is the same loop the other way: m2m_encoder_send() takes a
+ * frame, m2m_encoder_receive() gives a packet.
+ * A decoder or an encoder is one caller's: calls on one must not overlap.
  *
  * @code
  * struct m2m_decoder_options opts = M2M_DECODER_OPTIONS_INIT;
@@ -189,6 +192,113 @@ M2M_EXPORT int m2m_decoder_seek(struct m2m_decoder *dec);
 M2M_EXPORT int m2m_decoder_get_format(struct m2m_decoder *dec,
 				      struct m2m_format *format,
 				      struct m2m_rect *visible);
+
+struct m2m_encoder;
+
+/** A control an encoder is opened with (V4L2_CID_*, and its value). */
+struct m2m_encoder_control {
+	uint32_t id;
+	int64_t value;
+};
+
+/** Version of struct m2m_encoder_options this header describes. */
+#define M2M_ENCODER_OPTIONS_VERSION 1
+
+/** How to open an encoder; start from M2M_ENCODER_OPTIONS_INIT. */
+struct m2m_encoder_options {
+	unsigned int version;  /**< M2M_ENCODER_OPTIONS_VERSION */
+	uint32_t coded_fourcc; /**< the coded format made (required) */
+	uint32_t raw_fourcc;   /**< the frames' format (required) */
+	uint32_t width, height; /**< the frames' size (required) */
+	/** Frames a second, as a fraction (0/0: the encoder's default). */
+	uint32_t rate_num, rate_den;
+	/** Controls set before streaming starts, each read back. */
+	const struct m2m_encoder_control *controls;
+	unsigned int num_controls;
+	/** Packets the caller holds at once (0: 2). */
+	unsigned int held_packets;
+	/** OUTPUT buffers for frames (0: 4). */
+	unsigned int output_buffers;
+	/** How long a send may wait for the encoder, in ms (0: 5000). */
+	int timeout_ms;
+};
+
+/** Default options. */
+#define M2M_ENCODER_OPTIONS_INIT \
+	{ M2M_ENCODER_OPTIONS_VERSION, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0 }
+
+/** Coded data an encoder made, the caller's from m2m_encoder_receive()
+ *  until m2m_encoder_release(). */
+struct m2m_packet {
+	const void *data;      /**< its bytes, mapped */
+	size_t size;           /**< how many */
+	uint64_t timestamp_ns; /**< the frame's it was made from */
+	uint32_t sequence;     /**< packet number on CAPTURE */
+	/** V4L2_BUF_FLAG_KEYFRAME, _PFRAME, _BFRAME as the encoder says;
+	 *  M2M_BUFFER_ERROR when it failed the frame. */
+	uint32_t flags;
+	struct m2m_buffer *buffer; /**< the CAPTURE buffer holding it */
+};
+
+/**
+ * Open a stateful encoder node and set it up as dev-encoder.rst says
+ * ("Initialization"): CAPTURE's coded format first, then OUTPUT's raw
+ * format and the picture (CROP) at the size given, then the frame rate
+ * (S_PARM), then each control, read back: a control the encoder does not
+ * keep is an error (-EINVAL, naming it), not a setting silently ignored.
+ * Then the buffers of both queues and STREAMON.
+ *
+ * @return 0, -ENODEV when the node does not make coded_fourcc (its
+ *         CAPTURE queue does not list it as a compressed format), or a
+ *         negative errno
+ */
+M2M_EXPORT int m2m_encoder_open(struct m2m_encoder **out, const char *name,
+				const struct m2m_encoder_options *opts);
+
+/** Close the encoder; packets the caller holds go too. NULL is ignored. */
+M2M_EXPORT void m2m_encoder_close(struct m2m_encoder *enc);
+
+/** The encoder's device, for what the encoder does not wrap. */
+M2M_EXPORT struct m2m_device *m2m_encoder_device(struct m2m_encoder *enc);
+
+/**
+ * The layout m2m_encoder_send() takes frames in: libm2m's tightly packed
+ * one (m2m_format_init()) for the options' format and size.
+ */
+M2M_EXPORT int m2m_encoder_get_format(struct m2m_encoder *enc,
+				      struct m2m_format *raw);
+
+/**
+ * Give the encoder a frame, laid out as m2m_encoder_get_format() says; it
+ * is copied into an OUTPUT buffer in the encoder's own layout. Sending
+ * after a drain ended starts a new stream (V4L2_ENC_CMD_START).
+ * @return 0; -EAGAIN when every OUTPUT buffer is taken and the encoder
+ *         waits for the caller to receive or release packets first;
+ *         -ETIMEDOUT; -ENOSPC when size is less than a frame; or a
+ *         negative errno
+ */
+M2M_EXPORT int m2m_encoder_send(struct m2m_encoder *enc, const void *frame,
+				size_t size, uint64_t timestamp_ns);
+
+/**
+ * Drain (dev-encoder.rst, "Drain"): V4L2_ENC_CMD_STOP; the packets still
+ * to come are received, then -ENODATA. The end is the CAPTURE buffer
+ * flagged LAST, or -EPIPE.
+ */
+M2M_EXPORT int m2m_encoder_drain(struct m2m_encoder *enc);
+
+/**
+ * Take the next packet.
+ * @return 0; -EAGAIN when none came within timeout_ms (0: do not wait,
+ *         -1: forever); -ENODATA after a drain's last packet; or a
+ *         negative errno
+ */
+M2M_EXPORT int m2m_encoder_receive(struct m2m_encoder *enc,
+				   struct m2m_packet *packet, int timeout_ms);
+
+/** Give a packet back to the encoder (its buffer is queued again). */
+M2M_EXPORT int m2m_encoder_release(struct m2m_encoder *enc,
+				   const struct m2m_packet *packet);
 
 /** The FWHT frame header (vicodec's codec-fwht.h), in host order. */
 struct m2m_fwht_header {

@@ -14,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "m2m/codec.h"
-#include "m2m-private.h"
+#include "codec.h"
 
 /* Timestamps sent since the last seek that a frame may carry. */
 #define SENT_RING 64
@@ -46,36 +45,6 @@ struct m2m_decoder {
 	uint64_t sent[SENT_RING];
 	unsigned int sent_count;
 };
-
-static int decoder_cmd(struct m2m_decoder *dec, uint32_t cmd)
-{
-	struct v4l2_decoder_cmd dc = { .cmd = cmd };
-	struct m2m_device *dev = dec->dev;
-
-	M2M_ENTER(dev);
-	return m2m_leave(dev, M2M_IOCTL(dev, VIDIOC_DECODER_CMD, &dc));
-}
-
-/*
- * STOP again after CAPTURE restarted for a resolution change: its
- * STREAMOFF ends a drain in v4l2-mem2mem (v4l2_m2m_clear_state(), so in
- * vicodec), which would then never send its LAST. A decoder still
- * draining says EBUSY, and the drain goes on.
- */
-static int resume_drain(struct m2m_decoder *dec)
-{
-	struct v4l2_decoder_cmd dc = { .cmd = V4L2_DEC_CMD_STOP };
-	struct m2m_device *dev = dec->dev;
-	int ret;
-
-	M2M_ENTER(dev);
-	ret = m2m_xioctl_quiet(dev, VIDIOC_DECODER_CMD, &dc);
-	if (ret < 0 && ret != -EBUSY)
-		ret = m2m_error(-ret, "VIDIOC_DECODER_CMD STOP on %s, to "
-				"resume a drain: %s", dev->info.path,
-				strerror(-ret));
-	return m2m_leave(dev, ret == -EBUSY ? 0 : ret);
-}
 
 /* Whether the OUTPUT queue lists fourcc as a compressed format. */
 static bool decodes(struct m2m_device *dev, uint32_t fourcc)
@@ -234,8 +203,12 @@ static int reconfigure(struct m2m_decoder *dec)
 	}
 	if (ret == 0)
 		dec->reconfigure = false;
+	/* STREAMOFF of CAPTURE ends a drain in v4l2-mem2mem
+	 * (v4l2_m2m_clear_state(), so in vicodec), which would then never
+	 * send its LAST: STOP again. A decoder still draining says EBUSY,
+	 * and the drain goes on. */
 	if (ret == 0 && dec->draining)
-		ret = resume_drain(dec);
+		ret = m2m_codec_cmd(dec->dev, true, V4L2_DEC_CMD_STOP, true);
 	return ret;
 }
 
@@ -323,17 +296,9 @@ static int take_events(struct m2m_decoder *dec)
 	return ret == -EAGAIN ? 0 : ret;
 }
 
-/* Take back every OUTPUT buffer the device is done with. */
 static int take_output(struct m2m_decoder *dec)
 {
-	struct m2m_buffer *buf;
-	int ret;
-
-	if (!dec->output_streaming)
-		return 0;
-	while ((ret = m2m_dequeue_buffer(dec->dev, &buf, M2M_QUEUE_OUTPUT)) == 0)
-		;
-	return ret == -EAGAIN ? 0 : ret;
+	return dec->output_streaming ? m2m_codec_take_output(dec->dev) : 0;
 }
 
 static int take_capture(struct m2m_decoder *dec)
@@ -381,21 +346,6 @@ static int service(struct m2m_decoder *dec, int timeout_ms)
 	return ret < 0 ? ret : ready != 0;
 }
 
-/* A free OUTPUT buffer, or NULL. */
-static struct m2m_buffer *free_output(struct m2m_decoder *dec)
-{
-	int i, count = m2m_buffer_count(dec->dev, M2M_QUEUE_OUTPUT);
-
-	for (i = 0; i < count; i++) {
-		struct m2m_buffer *b = m2m_get_buffer(dec->dev,
-						      M2M_QUEUE_OUTPUT, i);
-
-		if (b && !b->queued)
-			return b;
-	}
-	return NULL;
-}
-
 /* The decoder can make no frame until the caller receives or releases. */
 static bool waits_for_caller(struct m2m_decoder *dec)
 {
@@ -417,13 +367,13 @@ int m2m_decoder_send(struct m2m_decoder *dec, const void *data, size_t size,
 				 dec ? "data" : "dec");
 	if (dec->drained || dec->draining) {
 		/* A new stream after a drain (dev-decoder.rst, "Drain"). */
-		ret = decoder_cmd(dec, V4L2_DEC_CMD_START);
+		ret = m2m_codec_cmd(dec->dev, true, V4L2_DEC_CMD_START, false);
 		if (ret < 0)
 			return ret;
 		dec->drained = dec->draining = false;
 	}
 	ret = take_output(dec);
-	while (ret == 0 && !(buf = free_output(dec))) {
+	while (ret == 0 && !(buf = m2m_codec_free_output(dec->dev))) {
 		if (waits_for_caller(dec))
 			return m2m_error(EAGAIN, "m2m_decoder_send: every "
 					 "OUTPUT buffer is taken: receive "
@@ -468,7 +418,7 @@ int m2m_decoder_drain(struct m2m_decoder *dec)
 		dec->drained = true;
 		return 0;
 	}
-	ret = decoder_cmd(dec, V4L2_DEC_CMD_STOP);
+	ret = m2m_codec_cmd(dec->dev, true, V4L2_DEC_CMD_STOP, false);
 	if (ret == 0)
 		dec->draining = true;
 	return ret;

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* What the decoder and the encoder share: see codec.h. */
+#include <errno.h>
+#include <string.h>
+
+#include "codec.h"
+
+int m2m_codec_cmd(struct m2m_device *dev, bool decoder, uint32_t cmd,
+		  bool quiet_busy)
+{
+	struct v4l2_decoder_cmd dc = { .cmd = cmd };
+	struct v4l2_encoder_cmd ec = { .cmd = cmd };
+	const char *name = decoder ? "VIDIOC_DECODER_CMD" :
+				     "VIDIOC_ENCODER_CMD";
+	int ret;
+
+	M2M_ENTER(dev);
+	ret = decoder ? m2m_xioctl_quiet(dev, VIDIOC_DECODER_CMD, &dc) :
+			m2m_xioctl_quiet(dev, VIDIOC_ENCODER_CMD, &ec);
+	if (ret == -EBUSY && quiet_busy)
+		ret = 0;
+	else if (ret < 0)
+		ret = m2m_error(-ret, "%s %u on %s: %s", name, cmd,
+				dev->info.path, strerror(-ret));
+	return m2m_leave(dev, ret);
+}
+
+int m2m_codec_take_output(struct m2m_device *dev)
+{
+	struct m2m_buffer *buf;
+	int ret;
+
+	while ((ret = m2m_dequeue_buffer(dev, &buf, M2M_QUEUE_OUTPUT)) == 0)
+		;
+	/* ENODATA: nothing queued; EINVAL: no buffers or not streaming. */
+	return ret == -EAGAIN || ret == -ENODATA ? 0 : ret;
+}
+
+struct m2m_buffer *m2m_codec_free_output(struct m2m_device *dev)
+{
+	int i, count = m2m_buffer_count(dev, M2M_QUEUE_OUTPUT);
+
+	for (i = 0; i < count; i++) {
+		struct m2m_buffer *b = m2m_get_buffer(dev, M2M_QUEUE_OUTPUT, i);
+
+		if (b && !b->queued)
+			return b;
+	}
+	return NULL;
+}
+
+/* Where a colour plane starts: its memory plane's bytes before it. */
+static size_t plane_start(const struct m2m_format *fmt,
+			  const struct m2m_plane_layout *pl)
+{
+	size_t start = pl->offset;
+	uint32_t i;
+
+	for (i = 0; i < pl->memory_plane; i++)
+		start += fmt->plane_size[i];
+	return start;
+}
+
+int m2m_codec_copy_frame(void *dst, const struct m2m_format *dst_fmt,
+			 const void *src, const struct m2m_format *src_fmt)
+{
+	struct m2m_plane_layout dpl[M2M_MAX_PLANES], spl[M2M_MAX_PLANES];
+	int n = m2m_format_planes(dpl, dst_fmt), p;
+
+	if (n < 0 || m2m_format_planes(spl, src_fmt) != n)
+		return n < 0 ? n : m2m_error(EINVAL, "m2m_codec_copy_frame: "
+					     "two layouts of different formats");
+	for (p = 0; p < n; p++) {
+		uint32_t lines = dpl[p].height < spl[p].height ?
+				 dpl[p].height : spl[p].height;
+		uint32_t width = dpl[p].width < spl[p].width ?
+				 dpl[p].width : spl[p].width;
+		size_t row = (size_t)width * dpl[p].channels *
+			     dpl[p].sample_bytes;
+		unsigned char *d = (unsigned char *)dst +
+				   plane_start(dst_fmt, &dpl[p]);
+		const unsigned char *s = (const unsigned char *)src +
+					 plane_start(src_fmt, &spl[p]);
+		uint32_t y;
+
+		for (y = 0; y < lines; y++)
+			memcpy(d + (size_t)y * dpl[p].bytesperline,
+			       s + (size_t)y * spl[p].bytesperline, row);
+	}
+	return 0;
+}

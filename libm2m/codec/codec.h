@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What the decoder and the encoder share (codec.c): the codec commands,
+ * the OUTPUT buffers they fill, and copying a frame between two layouts.
+ */
+#ifndef M2M_CODEC_PRIVATE_H
+#define M2M_CODEC_PRIVATE_H
+
+#include <stdbool.h>
+
+#include "m2m/codec.h"
+#include "m2m-private.h"
+
+/* VIDIOC_DECODER_CMD (decoder) or VIDIOC_ENCODER_CMD, logged on failure;
+ * with quiet_busy, EBUSY (a drain going on) is 0 and not logged. */
+int m2m_codec_cmd(struct m2m_device *dev, bool decoder, uint32_t cmd,
+		  bool quiet_busy);
+
+/* Take back every OUTPUT buffer the device is done with. */
+int m2m_codec_take_output(struct m2m_device *dev);
+
+/* An OUTPUT buffer the device does not hold, or NULL. */
+struct m2m_buffer *m2m_codec_free_output(struct m2m_device *dev);
+
+/* Copy the lines both layouts of one fourcc have, plane by plane. */
+int m2m_codec_copy_frame(void *dst, const struct m2m_format *dst_fmt,
+			 const void *src, const struct m2m_format *src_fmt);
+
+#endif

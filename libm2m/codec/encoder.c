@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The stateful encoder (include/m2m/codec.h), as the kernel's
+ * dev-encoder.rst says: initialisation in its order (CAPTURE's coded
+ * format, OUTPUT's raw format and crop, S_PARM, controls read back), then
+ * frames in and packets out, and a drain that ends at the CAPTURE buffer
+ * flagged LAST (or EPIPE).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+
+struct m2m_encoder {
+	struct m2m_device *dev;
+	struct m2m_encoder_options opts;
+	/* The frames' layout the caller sends, and the encoder's own. */
+	struct m2m_format raw, device_raw;
+	bool output_streaming;
+	bool draining, drained;
+	/* Packets made and not yet received: CAPTURE buffer indices. */
+	unsigned int *ready;
+	unsigned int ready_head, ready_count;
+	/* Per CAPTURE buffer: the caller holds it. */
+	bool *held;
+	unsigned int held_count, capture_count;
+};
+
+/* Whether the CAPTURE queue lists fourcc as a compressed format. */
+static bool encodes(struct m2m_device *dev, uint32_t fourcc)
+{
+	struct m2m_format_desc desc;
+	unsigned int i;
+
+	for (i = 0; m2m_enum_format(dev, &desc, M2M_QUEUE_CAPTURE, i) == 0; i++)
+		if (desc.fourcc == fourcc)
+			return desc.flags & V4L2_FMT_FLAG_COMPRESSED;
+	return false;
+}
+
+/* Set each control and read it back: one the encoder changes or drops
+ * is an error, not a setting silently ignored. */
+static int set_controls(struct m2m_encoder *enc)
+{
+	unsigned int i;
+
+	for (i = 0; i < enc->opts.num_controls; i++) {
+		const struct m2m_encoder_control *c = &enc->opts.controls[i];
+		int64_t value = c->value, back;
+		int ret = m2m_set_control(enc->dev, c->id, value);
+
+		if (ret == 0)
+			ret = m2m_get_control(enc->dev, &back, c->id);
+		if (ret < 0)
+			return ret;
+		if (back != c->value)
+			return m2m_error(EINVAL, "m2m_encoder_open: control "
+					 "0x%08x set to %lld reads back %lld "
+					 "on %s", c->id, (long long)c->value,
+					 (long long)back, enc->dev->info.path);
+	}
+	return 0;
+}
+
+static int set_rate(struct m2m_encoder *enc)
+{
+	struct v4l2_streamparm parm = {
+		.type = enc->dev->mplane ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE :
+					   V4L2_BUF_TYPE_VIDEO_OUTPUT,
+	};
+	struct m2m_device *dev = enc->dev;
+	int ret;
+
+	if (!enc->opts.rate_num || !enc->opts.rate_den)
+		return 0;
+	/* A frame interval is the rate upside down. */
+	parm.parm.output.timeperframe.numerator = enc->opts.rate_den;
+	parm.parm.output.timeperframe.denominator = enc->opts.rate_num;
+	M2M_ENTER(dev);
+	ret = m2m_xioctl_quiet(dev, VIDIOC_S_PARM, &parm);
+	/* An encoder without S_PARM (vicodec) has no rate to be told. */
+	if (ret == -ENOTTY) {
+		m2m_log(M2M_LOG_DEBUG, "%s takes no frame rate (no S_PARM)",
+			dev->info.path);
+		ret = 0;
+	} else if (ret < 0) {
+		ret = m2m_error(-ret, "VIDIOC_S_PARM on %s: %s", dev->info.path,
+				strerror(-ret));
+	}
+	return m2m_leave(dev, ret);
+}
+
+/* dev-encoder.rst, "Initialization", in its order. */
+static int init_formats(struct m2m_encoder *enc)
+{
+	const struct m2m_encoder_options *o = &enc->opts;
+	struct m2m_rect crop = { 0, 0, o->width, o->height };
+	struct m2m_format coded, raw;
+	int ret;
+
+	if (!encodes(enc->dev, o->coded_fourcc))
+		return m2m_error(ENODEV, "m2m_encoder_open: %s does not make "
+				 "0x%08x (not among its CAPTURE queue's "
+				 "compressed formats)", enc->dev->info.path,
+				 o->coded_fourcc);
+	ret = m2m_format_init(&enc->raw, o->raw_fourcc, o->width, o->height);
+	if (ret < 0)
+		return ret;
+	ret = m2m_get_format(enc->dev, &coded, M2M_QUEUE_CAPTURE);
+	if (ret < 0)
+		return ret;
+	coded.fourcc = o->coded_fourcc;
+	coded.width = o->width;
+	coded.height = o->height;
+	coded.num_planes = 1;
+	coded.bytesperline[0] = 0;
+	coded.plane_size[0] = 0;
+	ret = m2m_set_format(enc->dev, &coded, M2M_QUEUE_CAPTURE);
+	if (ret < 0)
+		return ret;
+	raw = enc->raw;
+	ret = m2m_set_format(enc->dev, &raw, M2M_QUEUE_OUTPUT);
+	if (ret < 0)
+		return ret;
+	if (raw.fourcc != o->raw_fourcc)
+		return m2m_error(EINVAL, "m2m_encoder_open: %s does not take "
+				 "0x%08x frames", enc->dev->info.path,
+				 o->raw_fourcc);
+	if (raw.num_planes != 1)
+		return m2m_error(ENOTSUP, "m2m_encoder_open: %s takes 0x%08x "
+				 "in %u buffer planes; libm2m's encoder fills "
+				 "one", enc->dev->info.path, raw.fourcc,
+				 raw.num_planes);
+	enc->device_raw = raw;
+	/* The picture inside the encoder's aligned size, which the stream's
+	 * header carries. */
+	if (raw.width != o->width || raw.height != o->height) {
+		ret = m2m_set_rect(enc->dev, &crop, M2M_RECT_CROP);
+		if (ret < 0)
+			return ret;
+	}
+	ret = set_rate(enc);
+	return ret < 0 ? ret : set_controls(enc);
+}
+
+static int init_buffers(struct m2m_encoder *enc)
+{
+	unsigned int i;
+	int n;
+
+	n = m2m_alloc_buffers(enc->dev, M2M_QUEUE_OUTPUT, M2M_MEMORY_MMAP,
+			      enc->opts.output_buffers);
+	if (n < 0)
+		return n;
+	n = m2m_alloc_buffers(enc->dev, M2M_QUEUE_CAPTURE, M2M_MEMORY_MMAP,
+			      enc->opts.held_packets + 2);
+	if (n < 0)
+		return n;
+	enc->capture_count = n;
+	enc->ready = calloc(n, sizeof(*enc->ready));
+	enc->held = calloc(n, sizeof(*enc->held));
+	if (!enc->ready || !enc->held)
+		return m2m_error(ENOMEM, "m2m_encoder_open: no memory");
+	for (i = 0; i < (unsigned int)n; i++) {
+		int ret = m2m_queue_buffer(enc->dev,
+				m2m_get_buffer(enc->dev, M2M_QUEUE_CAPTURE, i));
+
+		if (ret < 0)
+			return ret;
+	}
+	return m2m_stream_on(enc->dev, M2M_QUEUE_CAPTURE);
+}
+
+/* A CAPTURE buffer: a packet for the caller, or the drain's end. */
+static int captured(struct m2m_encoder *enc, struct m2m_buffer *buf)
+{
+	if (buf->bytesused[0] || buf->flags & M2M_BUFFER_ERROR)
+		enc->ready[(enc->ready_head + enc->ready_count++) %
+			   enc->capture_count] = buf->index;
+	else if (!(buf->flags & M2M_BUFFER_LAST))
+		return m2m_queue_buffer(enc->dev, buf);
+	if (buf->flags & M2M_BUFFER_LAST) {
+		enc->draining = false;
+		enc->drained = true;
+	}
+	return 0;
+}
+
+/* Wait up to timeout_ms for the device, then take what it gives: 1 when
+ * something was ready, 0 on timeout, or a negative errno. */
+static int service(struct m2m_encoder *enc, int timeout_ms)
+{
+	unsigned int ready;
+	struct m2m_buffer *buf;
+	int ret;
+
+	ret = m2m_wait_for(enc->dev, &ready,
+			   M2M_READY_CAPTURE | M2M_READY_OUTPUT, timeout_ms);
+	if (ret < 0)
+		return ret;
+	ret = enc->output_streaming ? m2m_codec_take_output(enc->dev) : 0;
+	while (ret == 0 && !enc->drained) {
+		ret = m2m_dequeue_buffer(enc->dev, &buf, M2M_QUEUE_CAPTURE);
+		if (ret == 0)
+			ret = captured(enc, buf);
+		else if (ret == -EPIPE)
+			enc->draining = false, enc->drained = true;
+	}
+	if (ret == -EAGAIN || ret == -EPIPE)
+		ret = 0;
+	return ret < 0 ? ret : ready != 0;
+}
+
+/* After a drain: CAPTURE buffers neither held nor ready go back to the
+ * encoder. */
+static int requeue_idle(struct m2m_encoder *enc)
+{
+	unsigned int i, r;
+	int ret = 0;
+
+	for (i = 0; ret == 0 && i < enc->capture_count; i++) {
+		struct m2m_buffer *b = m2m_get_buffer(enc->dev,
+						      M2M_QUEUE_CAPTURE, i);
+		bool ready = false;
+
+		for (r = 0; r < enc->ready_count; r++)
+			ready |= enc->ready[(enc->ready_head + r) %
+					    enc->capture_count] == i;
+		if (b && !b->queued && !enc->held[i] && !ready)
+			ret = m2m_queue_buffer(enc->dev, b);
+	}
+	return ret;
+}
+
+int m2m_encoder_send(struct m2m_encoder *enc, const void *frame, size_t size,
+		     uint64_t timestamp_ns)
+{
+	struct m2m_buffer *buf;
+	int ret;
+
+	if (!enc || !frame)
+		return m2m_error(EINVAL, "m2m_encoder_send: %s is NULL",
+				 enc ? "frame" : "enc");
+	if (size < m2m_format_frame_size(&enc->raw))
+		return m2m_error(ENOSPC, "m2m_encoder_send: %zu bytes, a "
+				 "frame is %zu", size,
+				 m2m_format_frame_size(&enc->raw));
+	if (enc->drained || enc->draining) {
+		/* START alone leaves vb2's "last buffer dequeued" set in
+		 * vicodec (it clears it only while stopped, and START has
+		 * just ended that), so DQBUF would say EPIPE: CAPTURE is
+		 * restarted too, as dev-encoder.rst allows. */
+		ret = m2m_stream_off(enc->dev, M2M_QUEUE_CAPTURE);
+		if (ret == 0)
+			ret = m2m_codec_cmd(enc->dev, false,
+					    V4L2_ENC_CMD_START, false);
+		if (ret == 0)
+			ret = m2m_stream_on(enc->dev, M2M_QUEUE_CAPTURE);
+		if (ret == 0)
+			ret = requeue_idle(enc);
+		if (ret < 0)
+			return ret;
+		enc->drained = enc->draining = false;
+	}
+	ret = enc->output_streaming ? m2m_codec_take_output(enc->dev) : 0;
+	while (ret == 0 && !(buf = m2m_codec_free_output(enc->dev))) {
+		if (enc->ready_count || enc->held_count >= enc->capture_count)
+			return m2m_error(EAGAIN, "m2m_encoder_send: every "
+					 "OUTPUT buffer is taken: receive "
+					 "or release packets first");
+		ret = service(enc, enc->opts.timeout_ms);
+		if (ret == 0)
+			return m2m_error(ETIMEDOUT, "m2m_encoder_send: the "
+					 "encoder took no frame in %d ms",
+					 enc->opts.timeout_ms);
+		ret = ret < 0 ? ret : 0;
+	}
+	if (ret < 0)
+		return ret;
+	ret = m2m_codec_copy_frame(buf->data[0], &enc->device_raw, frame,
+				   &enc->raw);
+	if (ret < 0)
+		return ret;
+	buf->bytesused[0] = enc->device_raw.plane_size[0];
+	buf->timestamp_ns = timestamp_ns;
+	ret = m2m_queue_buffer(enc->dev, buf);
+	if (ret == 0 && !enc->output_streaming) {
+		ret = m2m_stream_on(enc->dev, M2M_QUEUE_OUTPUT);
+		enc->output_streaming = ret == 0;
+	}
+	return ret;
+}
+
+int m2m_encoder_drain(struct m2m_encoder *enc)
+{
+	int ret;
+
+	if (!enc)
+		return m2m_error(EINVAL, "m2m_encoder_drain: enc is NULL");
+	if (enc->draining || enc->drained)
+		return 0;
+	if (!enc->output_streaming) {
+		enc->drained = true;
+		return 0;
+	}
+	ret = m2m_codec_cmd(enc->dev, false, V4L2_ENC_CMD_STOP, false);
+	if (ret == 0)
+		enc->draining = true;
+	return ret;
+}
+
+int m2m_encoder_receive(struct m2m_encoder *enc, struct m2m_packet *packet,
+			int timeout_ms)
+{
+	int ret;
+
+	if (!enc || !packet)
+		return m2m_error(EINVAL, "m2m_encoder_receive: %s is NULL",
+				 enc ? "packet" : "enc");
+	for (;;) {
+		if (enc->ready_count) {
+			unsigned int index = enc->ready[enc->ready_head];
+			struct m2m_buffer *buf = m2m_get_buffer(enc->dev,
+						M2M_QUEUE_CAPTURE, index);
+
+			enc->ready_head = (enc->ready_head + 1) %
+					  enc->capture_count;
+			enc->ready_count--;
+			enc->held[index] = true;
+			enc->held_count++;
+			memset(packet, 0, sizeof(*packet));
+			packet->data = buf->data[0];
+			packet->size = buf->bytesused[0];
+			packet->timestamp_ns = buf->timestamp_ns;
+			packet->sequence = buf->sequence;
+			packet->flags = buf->flags & (M2M_BUFFER_ERROR |
+						      V4L2_BUF_FLAG_KEYFRAME |
+						      V4L2_BUF_FLAG_PFRAME |
+						      V4L2_BUF_FLAG_BFRAME);
+			packet->buffer = buf;
+			return 0;
+		}
+		if (enc->drained)
+			return -ENODATA;
+		ret = service(enc, timeout_ms);
+		if (ret < 0)
+			return ret;
+		if (ret == 0 && !enc->ready_count && !enc->drained)
+			return -EAGAIN;
+	}
+}
+
+int m2m_encoder_release(struct m2m_encoder *enc,
+			const struct m2m_packet *packet)
+{
+	unsigned int index;
+
+	if (!enc || !packet || !packet->buffer)
+		return m2m_error(EINVAL, "m2m_encoder_release: %s is NULL",
+				 !enc ? "enc" : "packet");
+	index = packet->buffer->index;
+	if (index >= enc->capture_count || !enc->held[index] ||
+	    m2m_get_buffer(enc->dev, M2M_QUEUE_CAPTURE, index) !=
+	    packet->buffer)
+		return m2m_error(EINVAL, "m2m_encoder_release: the packet is "
+				 "not one the caller holds");
+	enc->held[index] = false;
+	enc->held_count--;
+	return m2m_queue_buffer(enc->dev, packet->buffer);
+}
+
+int m2m_encoder_get_format(struct m2m_encoder *enc, struct m2m_format *raw)
+{
+	if (!enc || !raw)
+		return m2m_error(EINVAL, "m2m_encoder_get_format: %s is NULL",
+				 enc ? "raw" : "enc");
+	*raw = enc->raw;
+	return 0;
+}
+
+struct m2m_device *m2m_encoder_device(struct m2m_encoder *enc)
+{
+	return enc ? enc->dev : NULL;
+}
+
+int m2m_encoder_open(struct m2m_encoder **out, const char *name,
+		     const struct m2m_encoder_options *opts)
+{
+	struct m2m_open_options open_opts = M2M_OPEN_OPTIONS_INIT;
+	struct m2m_encoder *enc;
+	int ret;
+
+	if (!out)
+		return m2m_error(EINVAL, "m2m_encoder_open: out is NULL");
+	*out = NULL;
+	if (!opts || opts->version != M2M_ENCODER_OPTIONS_VERSION)
+		return m2m_error(EINVAL, "m2m_encoder_open: opts is %s",
+				 opts ? "of an unknown version" : "NULL");
+	if (!opts->coded_fourcc || !opts->raw_fourcc || !opts->width ||
+	    !opts->height)
+		return m2m_error(EINVAL, "m2m_encoder_open: opts needs "
+				 "coded_fourcc, raw_fourcc, width and height");
+	if (opts->num_controls && !opts->controls)
+		return m2m_error(EINVAL, "m2m_encoder_open: opts->controls "
+				 "is NULL");
+	enc = calloc(1, sizeof(*enc));
+	if (!enc)
+		return m2m_error(ENOMEM, "m2m_encoder_open: no memory");
+	enc->opts = *opts;
+	if (!enc->opts.held_packets)
+		enc->opts.held_packets = 2;
+	if (!enc->opts.output_buffers)
+		enc->opts.output_buffers = 4;
+	if (enc->opts.timeout_ms <= 0)
+		enc->opts.timeout_ms = 5000;
+	open_opts.flags = M2M_OPEN_NONBLOCK;
+	ret = m2m_open_ext(&enc->dev, name, &open_opts);
+	if (ret == 0)
+		ret = init_formats(enc);
+	if (ret == 0)
+		ret = init_buffers(enc);
+	if (ret < 0) {
+		m2m_encoder_close(enc);
+		return ret;
+	}
+	/* The controls pointer is the caller's; it is not kept. */
+	enc->opts.controls = NULL;
+	enc->opts.num_controls = 0;
+	*out = enc;
+	return 0;
+}
+
+void m2m_encoder_close(struct m2m_encoder *enc)
+{
+	if (!enc)
+		return;
+	m2m_close(enc->dev);
+	free(enc->ready);
+	free(enc->held);
+	free(enc);
+}
