@@ -22,6 +22,7 @@
 
 #define VERB "decode"
 #define HDR_ID M2M_FOURCC('V', 'h', 'd', 'r')
+#define MAX_CONTROLS 16
 
 const char decode_help[] =
 	"usage: m2m decode [-d DEV] [-c CODED] [-n COUNT] IN OUT\n"
@@ -45,6 +46,39 @@ static const struct option options[] = {
 	{ "device", required_argument, NULL, 'd' },
 	{ "coded", required_argument, NULL, 'c' },
 	{ "count", required_argument, NULL, 'n' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
+const char encode_help[] =
+	"usage: m2m encode [-d DEV] [-c CODED] [-C NAME=VALUE]... [-n COUNT]\n"
+	"                  [-s WxH -f FORMAT] IN OUT\n"
+	"\n"
+	"Encode frames on a stateful encoder (vicodec's, or any m2m encoder\n"
+	"node), as the kernel's dev-encoder.rst says.\n"
+	"\n"
+	"IN is Y4M (- for stdin), or raw frames back to back with --size and\n"
+	"--format. OUT gets the stream as `v4l2-ctl --stream-to-hdr` writes it\n"
+	"(- for stdout): each frame is the fourcc Vhdr and its length, as\n"
+	"big-endian words, then its bytes.\n"
+	"\n"
+	"  -d, --device DEV       an encoder node, or a driver name (default:\n"
+	"                         the first m2m node whose CAPTURE makes CODED)\n"
+	"  -c, --coded FMT        the coded format's fourcc (default: FWHT)\n"
+	"  -C, --control N=V      set a control before encoding, by name as\n"
+	"                         `m2m info` lists them (gop_size=5); it is read\n"
+	"                         back, and one the encoder does not keep fails\n"
+	"  -n, --count N          stop after N frames\n"
+	"  -s, --size WxH         raw input's size\n"
+	"  -f, --format FORMAT    raw input's format (yuv420, nv12, ...)\n";
+
+static const struct option encode_options[] = {
+	{ "device", required_argument, NULL, 'd' },
+	{ "coded", required_argument, NULL, 'c' },
+	{ "control", required_argument, NULL, 'C' },
+	{ "count", required_argument, NULL, 'n' },
+	{ "size", required_argument, NULL, 's' },
+	{ "format", required_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };
@@ -87,10 +121,11 @@ static long read_packet(FILE *in, const char *path, unsigned char **buf,
 	return size;
 }
 
-/* The node to decode on: DEV as given when it is a path, else the first
- * m2m node (of driver DEV, when given) whose OUTPUT lists coded. */
-static int find_decoder(char *path, size_t size, const char *dev,
-			uint32_t coded)
+/* The codec node: DEV as given when it is a path, else the first m2m
+ * node (of driver DEV, when given) whose queue lists coded: OUTPUT for a
+ * decoder, CAPTURE for an encoder. */
+static int find_codec(const char *verb, char *path, size_t size,
+		      const char *dev, uint32_t coded, enum m2m_queue queue)
 {
 	struct m2m_device_info *list;
 	size_t count, i, f;
@@ -102,22 +137,23 @@ static int find_decoder(char *path, size_t size, const char *dev,
 	}
 	err = m2m_list_devices(&list, &count);
 	if (err < 0)
-		return lib_error(VERB, err, "listing the m2m devices");
+		return lib_error(verb, err, "listing the m2m devices");
 	for (i = 0; i < count && !found; i++) {
 		const struct m2m_device_info *d = &list[i];
 
 		if (dev && strcmp(dev, "auto") && strcmp(d->driver, dev))
 			continue;
-		for (f = 0; f < d->num_formats[M2M_QUEUE_OUTPUT]; f++)
-			if (d->formats[M2M_QUEUE_OUTPUT][f] == coded)
+		for (f = 0; f < d->num_formats[queue]; f++)
+			if (d->formats[queue][f] == coded)
 				found = 1;
 		if (found)
 			snprintf(path, size, "%s", d->path);
 	}
 	m2m_free_device_list(list);
 	if (!found)
-		return failure(VERB, "no m2m node%s%s takes %.4s on OUTPUT",
+		return failure(verb, "no m2m node%s%s %s %.4s",
 			       dev ? " of driver " : "", dev ? dev : "",
+			       queue == M2M_QUEUE_OUTPUT ? "takes" : "makes",
 			       (const char *)&coded);
 	return 0;
 }
@@ -301,7 +337,8 @@ int cmd_decode(int argc, char **argv)
 	if (!o.raw && media_kind_of(o.path) != MEDIA_Y4M)
 		return usage_error(VERB, "OUT %s: write .yuv (raw frames) or "
 				   ".y4m", o.path);
-	if (find_decoder(node, sizeof(node), dev, opts.coded_fourcc))
+	if (find_codec(VERB, node, sizeof(node), dev, opts.coded_fourcc,
+		       M2M_QUEUE_OUTPUT))
 		return EXIT_FAILED;
 	in = strcmp(argv[optind], "-") ? fopen(argv[optind], "rb") : stdin;
 	if (!in)
@@ -318,5 +355,251 @@ int cmd_decode(int argc, char **argv)
 	if (o.picture && media_close(&o.media) && status == EXIT_OK)
 		status = EXIT_FAILED;
 	free(o.picture);
+	return status;
+}
+
+static int parse_coded(const char *verb, const char *s, uint32_t *fourcc)
+{
+	if (strlen(s) != 4)
+		return usage_error(verb, "--coded %s is not a fourcc (four "
+				   "characters, e.g. FWHT)", s);
+	*fourcc = M2M_FOURCC(s[0], s[1], s[2], s[3]);
+	return 0;
+}
+
+/* Controls by name (NAME=VALUE), resolved on the encoder's node. */
+static int resolve_controls(const char *node, char **specs, unsigned int n,
+			    struct m2m_encoder_control *out)
+{
+	struct m2m_device *dev;
+	unsigned int i;
+	int err = m2m_open(&dev, node);
+
+	if (err < 0)
+		return lib_error("encode", err, "opening %s", node);
+	for (i = 0; i < n; i++) {
+		struct m2m_control_info info;
+		char *eq = strchr(specs[i], '=');
+		long long v;
+
+		*eq = '\0';
+		err = m2m_find_control(dev, &info, specs[i], 0);
+		if (err < 0) {
+			m2m_close(dev);
+			return lib_error("encode", err, "--control %s", specs[i]);
+		}
+		parse_long(eq + 1, &v);
+		out[i].id = info.id;
+		out[i].value = v;
+	}
+	m2m_close(dev);
+	return 0;
+}
+
+static void put_be32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+static int write_packet(FILE *out, const struct m2m_packet *p)
+{
+	unsigned char word[8];
+
+	put_be32(word, HDR_ID);
+	put_be32(word + 4, (uint32_t)p->size);
+	return fwrite(word, 1, 8, out) == 8 &&
+	       fwrite(p->data, 1, p->size, out) == p->size ? 0 : -1;
+}
+
+/* Write every packet ready: the number, or -1 after printing why; stops
+ * at -EAGAIN, and at -ENODATA (*ended). */
+static long take_packets(struct m2m_encoder *enc, FILE *out, const char *path,
+			 int timeout_ms, int *ended)
+{
+	struct m2m_packet p;
+	long written = 0;
+	int err;
+
+	while ((err = m2m_encoder_receive(enc, &p, timeout_ms)) == 0) {
+		int bad = write_packet(out, &p);
+
+		m2m_encoder_release(enc, &p);
+		if (bad)
+			return failure("encode", "%s: %s", path,
+				       strerror(errno)), -1;
+		written++;
+	}
+	if (err == -ENODATA)
+		*ended = 1;
+	else if (err != -EAGAIN)
+		return lib_error("encode", err, "receiving a packet"), -1;
+	return written;
+}
+
+static int encode(struct m2m_encoder *enc, struct media *in, FILE *out,
+		  const char *out_path, long long count)
+{
+	size_t size = m2m_format_frame_size(&in->fmt);
+	unsigned char *frame = malloc(size);
+	long long sent = 0;
+	int ended = 0, got = 0, err, status = EXIT_FAILED;
+
+	if (!frame)
+		return failure("encode", "no memory for a frame");
+	while ((count < 0 || sent < count) && (got = media_read(in, frame)) > 0) {
+		while ((err = m2m_encoder_send(enc, frame, size,
+					       (uint64_t)(sent + 1) * 1000)) ==
+		       -EAGAIN)
+			if (take_packets(enc, out, out_path, 1000, &ended) < 0)
+				goto out;
+		if (err < 0) {
+			lib_error("encode", err, "sending frame %lld", sent);
+			goto out;
+		}
+		if (take_packets(enc, out, out_path, 0, &ended) < 0)
+			goto out;
+		progress(++sent, in->frames);
+	}
+	if (got < 0)
+		goto out;
+	err = m2m_encoder_drain(enc);
+	if (err < 0) {
+		lib_error("encode", err, "draining the encoder");
+		goto out;
+	}
+	while (!ended) {
+		long n = take_packets(enc, out, out_path, 5000, &ended);
+
+		if (n < 0)
+			goto out;
+		if (n == 0 && !ended) {
+			failure("encode", "the encoder gave no packet in 5 s "
+				"and did not end its drain");
+			goto out;
+		}
+	}
+	progress_end();
+	status = EXIT_OK;
+out:
+	free(frame);
+	return status;
+}
+
+int cmd_encode(int argc, char **argv)
+{
+	struct m2m_encoder_options opts = M2M_ENCODER_OPTIONS_INIT;
+	struct m2m_encoder_control controls[MAX_CONTROLS];
+	char *specs[MAX_CONTROLS];
+	unsigned int num_specs = 0;
+	const char *dev = NULL, *out_path;
+	uint32_t w = 0, h = 0, fourcc = 0;
+	long long count = -1;
+	struct media in = { 0 };
+	struct m2m_encoder *enc;
+	char node[64];
+	FILE *out;
+	int opt, err, status;
+
+	media_verb = "encode";
+	opts.coded_fourcc = M2M_FOURCC('F', 'W', 'H', 'T');
+	while ((opt = verb_getopt(argc, argv, "d:c:C:n:s:f:h", encode_options,
+				  "encode")) != -1) {
+		switch (opt) {
+		case 'd':
+			dev = optarg;
+			break;
+		case 'c':
+			if (parse_coded("encode", optarg, &opts.coded_fourcc))
+				return EXIT_USAGE;
+			break;
+		case 'C':
+			if (!strchr(optarg, '=') || optarg[0] == '=')
+				return usage_error("encode", "--control %s is "
+						   "not NAME=VALUE", optarg);
+			{
+				long long v;
+
+				if (parse_long(strchr(optarg, '=') + 1, &v))
+					return usage_error("encode", "--control "
+							   "%s: the value is "
+							   "not a number",
+							   optarg);
+			}
+			if (num_specs == MAX_CONTROLS)
+				return usage_error("encode", "at most %d "
+						   "--control", MAX_CONTROLS);
+			specs[num_specs++] = optarg;
+			break;
+		case 'n':
+			if (parse_long(optarg, &count) || count < 1)
+				return usage_error("encode", "--count %s is not "
+						   "a number of frames from 1",
+						   optarg);
+			break;
+		case 's':
+			if (parse_size(optarg, &w, &h))
+				return usage_error("encode", "--size %s is not "
+						   "WxH", optarg);
+			break;
+		case 'f':
+			fourcc = parse_format(optarg);
+			if (!fourcc)
+				return usage_error("encode", "--format %s: "
+						   "known formats are %s",
+						   optarg, known_formats());
+			break;
+		case 'h':
+			return EXIT_OK;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2)
+		return usage_error("encode", "needs IN and OUT (m2m encode "
+				   "--help)");
+	in.kind = media_kind_of(argv[optind]);
+	if (in.kind == MEDIA_RAW) {
+		if (!w || !fourcc)
+			return usage_error("encode", "raw IN %s needs --size "
+					   "and --format", argv[optind]);
+		if (m2m_format_init(&in.fmt, fourcc, w, h) < 0)
+			return usage_error("encode", "--size %ux%u: %s", w, h,
+					   m2m_last_error());
+	} else if (in.kind != MEDIA_Y4M) {
+		return usage_error("encode", "IN %s: Y4M or raw frames",
+				   argv[optind]);
+	}
+	if (find_codec("encode", node, sizeof(node), dev, opts.coded_fourcc,
+		       M2M_QUEUE_CAPTURE))
+		return EXIT_FAILED;
+	if (resolve_controls(node, specs, num_specs, controls))
+		return EXIT_FAILED;
+	if (media_open_input(&in, argv[optind]))
+		return EXIT_FAILED;
+	opts.raw_fourcc = in.fmt.fourcc;
+	opts.width = in.fmt.width;
+	opts.height = in.fmt.height;
+	opts.controls = controls;
+	opts.num_controls = num_specs;
+	err = m2m_encoder_open(&enc, node, &opts);
+	if (err < 0) {
+		media_close(&in);
+		return lib_error("encode", err, "opening the encoder %s", node);
+	}
+	out_path = argv[optind + 1];
+	out = strcmp(out_path, "-") ? fopen(out_path, "wb") : stdout;
+	if (!out) {
+		m2m_encoder_close(enc);
+		media_close(&in);
+		return failure("encode", "%s: %s", out_path, strerror(errno));
+	}
+	status = encode(enc, &in, out, out_path, count);
+	m2m_encoder_close(enc);
+	media_close(&in);
+	if (out != stdout && fclose(out) && status == EXIT_OK)
+		status = failure("encode", "%s: %s", out_path, strerror(errno));
 	return status;
 }

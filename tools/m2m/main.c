@@ -27,6 +27,7 @@ static const char main_help[] =
 	"  info [DEV]            formats, sizes, controls and events of a device\n"
 	"  convert IN OUT        convert frames: raw, Y4M (- for pipes), PNG, PPM\n"
 	"  decode IN OUT         decode a coded stream on a decoder node\n"
+	"  encode IN OUT         encode frames on an encoder node\n"
 	"  events [DEV]          print a device's events as they arrive\n"
 	"  ir SUBVERB            IR: protocols, send, watch, record\n"
 	"\n"
@@ -73,6 +74,7 @@ static const struct verb verbs[] = {
 	{ "info", cmd_info, info_help },
 	{ "convert", cmd_convert, convert_help },
 	{ "decode", cmd_decode, decode_help },
+	{ "encode", cmd_encode, encode_help },
 	{ "events", cmd_events, events_help },
 	{ "ir", cmd_ir, ir_help },
 };
