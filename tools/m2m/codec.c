@@ -31,7 +31,8 @@ const char decode_help[] =
 	"decoder node), as the kernel's dev-decoder.rst says: resolution\n"
 	"changes mid-stream, and a drain at the end that loses no frame.\n"
 	"\n"
-	"IN is a stream as `v4l2-ctl --stream-to-hdr` writes it (- for stdin).\n"
+	"IN is a stream as `v4l2-ctl --stream-to-hdr` writes it, or FWHT frames\n"
+	"back to back as GStreamer's v4l2fwhtenc makes them (- for stdin).\n"
 	"OUT gets each frame's visible picture, tightly packed, as\n"
 	"`v4l2-ctl --stream-to` writes a decoder's frames: back to back when\n"
 	"OUT ends in .yuv (any name but .y4m and -), where the size may change\n"
@@ -89,32 +90,67 @@ static uint32_t be32(const unsigned char *p)
 	       (uint32_t)p[2] << 8 | p[3];
 }
 
+/* Room for size bytes in *buf; 0, or -1 after printing why. */
+static int grow(unsigned char **buf, size_t *cap, size_t size)
+{
+	unsigned char *bigger;
+
+	if (size <= *cap)
+		return 0;
+	bigger = realloc(*buf, size);
+	if (!bigger)
+		return failure(VERB, "no memory for a frame of %zu bytes",
+			       size), -1;
+	*buf = bigger;
+	*cap = size;
+	return 0;
+}
+
 /*
- * The next frame of a --stream-to-hdr stream into *buf (grown as needed):
- * its size, 0 at the end, or -1 after printing why.
+ * The next frame of IN into *buf: its size, 0 at the end, or -1 after
+ * printing why. IN is v4l2-ctl's --stream-to-hdr layout, or FWHT frames
+ * back to back (as GStreamer's v4l2fwhtenc and filesink write them),
+ * split by each frame's own header (m2m_fwht_parse_header()).
  */
 static long read_packet(FILE *in, const char *path, unsigned char **buf,
 			size_t *cap)
 {
 	unsigned char word[8];
 	size_t n = fread(word, 1, sizeof(word), in);
+	struct m2m_fwht_header hdr;
+	long whole;
 	uint32_t size;
 
 	if (n == 0 && feof(in))
 		return 0;
+	if (n == sizeof(word) && be32(word) == 0x4f4f4f4f &&
+	    be32(word + 4) == 0xffffffff) {
+		if (grow(buf, cap, M2M_FWHT_HEADER_SIZE))
+			return -1;
+		memcpy(*buf, word, sizeof(word));
+		if (fread(*buf + 8, 1, M2M_FWHT_HEADER_SIZE - 8, in) !=
+		    M2M_FWHT_HEADER_SIZE - 8)
+			return failure(VERB, "%s: the stream ends inside an "
+				       "FWHT header", path), -1;
+		whole = m2m_fwht_parse_header(&hdr, *buf,
+					      M2M_FWHT_HEADER_SIZE);
+		if (whole < 0 || grow(buf, cap, whole))
+			return whole < 0 ? lib_error(VERB, (int)whole,
+						     "%s", path), -1 : -1;
+		if (fread(*buf + M2M_FWHT_HEADER_SIZE, 1,
+			  whole - M2M_FWHT_HEADER_SIZE, in) !=
+		    (size_t)whole - M2M_FWHT_HEADER_SIZE)
+			return failure(VERB, "%s: the stream ends inside an "
+				       "FWHT frame of %ld bytes", path,
+				       whole), -1;
+		return whole;
+	}
 	if (n != sizeof(word) || be32(word) != HDR_ID)
 		return failure(VERB, "%s: not a v4l2-ctl --stream-to-hdr "
-			       "stream (no Vhdr frame header)", path), -1;
+			       "stream nor FWHT frames", path), -1;
 	size = be32(word + 4);
-	if (size > *cap) {
-		unsigned char *bigger = realloc(*buf, size);
-
-		if (!bigger)
-			return failure(VERB, "no memory for a frame of %u "
-				       "bytes", size), -1;
-		*buf = bigger;
-		*cap = size;
-	}
+	if (grow(buf, cap, size))
+		return -1;
 	if (fread(*buf, 1, size, in) != size)
 		return failure(VERB, "%s: the stream ends inside a frame of "
 			       "%u bytes", path, size), -1;
