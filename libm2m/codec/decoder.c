@@ -313,9 +313,13 @@ static int take_events(struct m2m_decoder *dec)
 			continue;
 		/* The first: the stream's header was read. Later ones end
 		 * the geometry at the next LAST, when it did change. */
-		if (!dec->capture_ready && !dec->reconfigure)
+		if (!dec->capture_ready && !dec->reconfigure) {
 			ret = setup_capture(dec);
-		else if (format_changed(dec))
+			/* A STOP sent before CAPTURE streamed may have been
+			 * ignored (vicodec's needs both queues streaming). */
+			if (ret == 0 && dec->draining)
+				ret = resume_drain(dec);
+		} else if (format_changed(dec))
 			dec->change_pending = true;
 		if (ret < 0)
 			return ret;

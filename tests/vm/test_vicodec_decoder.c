@@ -245,6 +245,24 @@ Test(decoder, drain_after_n_frames_gives_them_all)
 	drain_after(12);
 }
 
+Test(decoder, drain_before_the_header_was_read_gives_the_frame)
+{
+	struct bytes s = read_file("STREAM_ONE");
+	const unsigned char *frames[64];
+	size_t sizes[64];
+	struct m2m_decoder *dec = open_decoder();
+	struct decoded d = { 0 };
+
+	/* STOP before CAPTURE streams: vicodec ignores it, so the decoder
+	 * must send it again once CAPTURE is set up. */
+	cr_assert(split(&s, frames, sizes, 64) >= 1);
+	cr_assert_eq(m2m_decoder_send(dec, frames[0], sizes[0], 1000000), 0,
+		     "%s", m2m_last_error());
+	drain(dec, &d);
+	cr_assert_eq(d.frames, 1, "%u frames of 1", d.frames);
+	m2m_decoder_close(dec);
+}
+
 Test(decoder, drain_during_a_resolution_change_gives_every_frame)
 {
 	struct bytes s = read_file("STREAM_MIXED");
