@@ -568,7 +568,13 @@ M2M_OUT_STRUCT(struct m2m_frame, frame)
 M2M_OUT_STRUCT(struct m2m_format, format)
 M2M_OUT_STRUCT(struct m2m_rect, visible)
 M2M_OUT_STRUCT(struct m2m_fwht_header, hdr)
-/* A frame to release is the one receive gave, read-only here. */
+/*
+ * A frame to release is the one receive gave, Python's: neither freed nor
+ * given back here (SWIG would take the out-struct's argout and freearg
+ * for the const one too, and the frame would be freed twice).
+ */
+%typemap(argout) const struct m2m_frame *frame "";
+%typemap(freearg) const struct m2m_frame *frame "";
 %typemap(in) const struct m2m_frame *frame {
 	if (SWIG_ConvertPtr($input, (void **)&$1, $descriptor(struct m2m_frame *), 0) < 0) {
 		m2m_raise_arg("WrongType", "$symname: frame takes a capi.m2m_frame that "
@@ -614,8 +620,14 @@ M2M_FRAME_BUFFER(const void *data, size, 0)
 	}
 	$result = PyLong_FromLong($1);
 }
-/* Plane memory is read through m2m_py_buffer_address(frame.buffer, p). */
+/*
+ * A frame is libm2m's to fill: read-only (its format and visible members
+ * would otherwise take the out-struct typemaps in their setters). Plane
+ * memory is read through m2m_py_buffer_address(frame.buffer, p).
+ */
 %immutable m2m_frame::data;
+%immutable m2m_frame::format;
+%immutable m2m_frame::visible;
 %include "m2m/codec.h"
 %clear struct m2m_frame *frame, const struct m2m_frame *frame;
 %clear struct m2m_format *format, struct m2m_rect *visible;
