@@ -7,9 +7,9 @@ venus, ...) as the kernel's dev-decoder.rst says, through libm2m's
 Its frames are copies of the visible picture, the caller's to keep: the
 decoder's CAPTURE buffer goes back to it at once, so a caller that keeps
 frames never stalls the decoder, and no array ever views memory that a
-resolution change unmaps. (FFmpeg's ``av_frame_clone`` and PyAV's frames
-are references instead; a decoded frame here costs one copy, 0.3 ms for
-640x360 4:2:0 on our machines.)
+resolution change unmaps. (PyAV's frames are references to FFmpeg's
+buffers instead; a frame here costs one copy: 6 us for 640x360 4:2:0,
+70 us for 1920x1080, numpy on an AMD EPYC with the frame in cache.)
 """
 from __future__ import annotations
 
@@ -56,6 +56,8 @@ class DecodedFrame(Frame):
     """
 
     __slots__ = ("_meta_values",)
+
+    _meta_values: dict[str, Any]
 
     def _meta(self, name, default=None):
         return self._meta_values.get(name, default)
