@@ -180,14 +180,22 @@ static int m2m_frame_buffer(PyObject *obj, Py_buffer *view, int writable,
 	$result = SWIG_NewPointerObj($1, $descriptor(struct m2m_buffer *), 0);
 }
 
-/* m2m_open(&dev, name) becomes dev = m2m_open(name). */
-%typemap(in, numinputs=0) struct m2m_device **out (struct m2m_device *tmp = NULL) {
+/*
+ * Handles a call opens: m2m_open(&dev, name) becomes dev = m2m_open(name),
+ * and so do m2m_ir_open() and m2m_decoder_open().
+ */
+%define M2M_OUT_HANDLE(TYPE)
+%typemap(in, numinputs=0) TYPE **out (TYPE *tmp = NULL) {
 	$1 = &tmp;
 }
-%typemap(argout) struct m2m_device **out {
+%typemap(argout) TYPE **out {
 	$result = SWIG_Python_AppendOutput($result,
-		SWIG_NewPointerObj(*$1, $descriptor(struct m2m_device *), 0));
+		SWIG_NewPointerObj(*$1, $descriptor(TYPE *), 0));
 }
+%enddef
+M2M_OUT_HANDLE(struct m2m_device)
+M2M_OUT_HANDLE(struct m2m_ir)
+M2M_OUT_HANDLE(struct m2m_decoder)
 
 /* m2m_list_devices(&list, &n) becomes a list of m2m_device_info. */
 %typemap(in, numinputs=0) (struct m2m_device_info **out, size_t *count)
@@ -356,13 +364,6 @@ M2M_FRAME_BUFFER(const void *src, src_size, 0)
  * IR (include/m2m/ir.h). m2m_ir_open(&ir, name) becomes ir =
  * m2m_ir_open(name); m2m_ir_list(&list, &n) a list of m2m_ir_info.
  */
-%typemap(in, numinputs=0) struct m2m_ir **out (struct m2m_ir *tmp = NULL) {
-	$1 = &tmp;
-}
-%typemap(argout) struct m2m_ir **out {
-	$result = SWIG_Python_AppendOutput($result,
-		SWIG_NewPointerObj(*$1, $descriptor(struct m2m_ir *), 0));
-}
 %typemap(in, numinputs=0) (struct m2m_ir_info **out, size_t *count)
 	(struct m2m_ir_info *list = NULL, size_t n = 0) {
 	$1 = &list;
@@ -557,13 +558,6 @@ M2M_FRAME_BUFFER(const void *src, src_size, 0)
  * [frame bytes, hdr]. The typemaps named by parameter are cleared after
  * codec.h, so that m2m.h's parameters of the same names keep theirs.
  */
-%typemap(in, numinputs=0) struct m2m_decoder **out (struct m2m_decoder *tmp = NULL) {
-	$1 = &tmp;
-}
-%typemap(argout) struct m2m_decoder **out {
-	$result = SWIG_Python_AppendOutput($result,
-		SWIG_NewPointerObj(*$1, $descriptor(struct m2m_decoder *), 0));
-}
 M2M_OUT_STRUCT(struct m2m_frame, frame)
 M2M_OUT_STRUCT(struct m2m_format, format)
 M2M_OUT_STRUCT(struct m2m_rect, visible)
