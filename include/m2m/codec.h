@@ -131,7 +131,7 @@ M2M_EXPORT struct m2m_device *m2m_decoder_device(struct m2m_decoder *dec);
  * Give the decoder coded data: one frame, or where the coded format is
  * flagged CONTINUOUS_BYTESTREAM, any chunk of the stream. It is copied
  * into an OUTPUT buffer. Sending after a drain ended starts a new stream
- * (V4L2_DEC_CMD_START).
+ * (V4L2_DEC_CMD_START, and CAPTURE restarted), losing no frame.
  *
  * @param data          the bytes
  * @param size          how many, at most an OUTPUT buffer's size

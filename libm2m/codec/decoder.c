@@ -286,9 +286,14 @@ static int take_events(struct m2m_decoder *dec)
 			continue;
 		/* The first: the stream's header was read. Later ones end
 		 * the geometry at the next LAST, when it did change. */
-		if (!dec->capture_ready && !dec->reconfigure)
+		if (!dec->capture_ready && !dec->reconfigure) {
 			ret = setup_capture(dec);
-		else if (format_changed(dec))
+			/* A STOP sent before CAPTURE streamed may have been
+			 * ignored (vicodec's needs both queues streaming). */
+			if (ret == 0 && dec->draining)
+				ret = m2m_codec_cmd(dec->dev, true,
+						    V4L2_DEC_CMD_STOP, true);
+		} else if (format_changed(dec))
 			dec->change_pending = true;
 		if (ret < 0)
 			return ret;
@@ -356,6 +361,27 @@ static bool waits_for_caller(struct m2m_decoder *dec)
 	       (dec->reconfigure && dec->held_count);
 }
 
+/*
+ * CAPTURE again for a new stream after a drain. STREAMOFF and STREAMON of
+ * CAPTURE resume a stopped decoder (dev-decoder.rst, "Drain") as START
+ * does, and more surely: vicodec's START leaves vb2's last buffer
+ * dequeued (it asks has_stopped after v4l2-mem2mem cleared it), so DQBUF
+ * would say EPIPE and the new stream's first frame be lost. It also
+ * queues again the empty buffer that carried LAST.
+ */
+static int restart_capture(struct m2m_decoder *dec)
+{
+	int ret;
+
+	if (!dec->capture_ready || dec->ready_count)
+		return 0;
+	ret = m2m_stream_off(dec->dev, M2M_QUEUE_CAPTURE);
+	if (ret < 0)
+		return ret;
+	dec->capture_ready = false;
+	return start_capture(dec);
+}
+
 int m2m_decoder_send(struct m2m_decoder *dec, const void *data, size_t size,
 		     uint64_t timestamp_ns)
 {
@@ -368,6 +394,8 @@ int m2m_decoder_send(struct m2m_decoder *dec, const void *data, size_t size,
 	if (dec->drained || dec->draining) {
 		/* A new stream after a drain (dev-decoder.rst, "Drain"). */
 		ret = m2m_codec_cmd(dec->dev, true, V4L2_DEC_CMD_START, false);
+		if (ret == 0 && dec->drained)
+			ret = restart_capture(dec);
 		if (ret < 0)
 			return ret;
 		dec->drained = dec->draining = false;

@@ -303,6 +303,43 @@ Test(decoder, drain_after_n_frames_gives_them_all)
 	drain_after(12);
 }
 
+Test(decoder, sending_after_a_drain_decodes_a_new_stream_whole)
+{
+	struct bytes s = read_file("STREAM_ONE");
+	const unsigned char *frames[64];
+	size_t sizes[64];
+	unsigned int n = split(&s, frames, sizes, 64);
+	struct m2m_decoder *dec = open_decoder();
+	struct decoded first = { 0 }, second = { 0 };
+
+	send_frames(dec, &first, frames, sizes, 0, n);
+	drain(dec, &first);
+	send_frames(dec, &second, frames, sizes, 0, n);
+	drain(dec, &second);
+	m2m_decoder_close(dec);
+	cr_assert_eq(second.frames, n, "%u frames of %u after the drain",
+		     second.frames, n);
+	assert_same(&second, "REF_ONE");
+}
+
+Test(decoder, drain_before_the_header_was_read_gives_the_frame)
+{
+	struct bytes s = read_file("STREAM_ONE");
+	const unsigned char *frames[64];
+	size_t sizes[64];
+	struct m2m_decoder *dec = open_decoder();
+	struct decoded d = { 0 };
+
+	/* STOP before CAPTURE streams: vicodec ignores it, so the decoder
+	 * must send it again once CAPTURE is set up. */
+	cr_assert(split(&s, frames, sizes, 64) >= 1);
+	cr_assert_eq(m2m_decoder_send(dec, frames[0], sizes[0], 1000000), 0,
+		     "%s", m2m_last_error());
+	drain(dec, &d);
+	cr_assert_eq(d.frames, 1, "%u frames of 1", d.frames);
+	m2m_decoder_close(dec);
+}
+
 Test(decoder, drain_during_a_resolution_change_gives_every_frame)
 {
 	struct bytes s = read_file("STREAM_MIXED");

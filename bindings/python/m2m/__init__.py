@@ -61,10 +61,18 @@ are :mod:`m2m.ir`: send scancodes and raw timings, read decoded keys::
         for key in rc.scancodes(timeout=1.0):
             print(key.protocol, hex(key.scancode))
 
+Coded streams decode through a stateful decoder node (vicodec's FWHT,
+...) into frames of the visible picture, with their timestamps::
+
+    with m2m.Decoder("vicodec") as dec:
+        for frame in dec.decode(m2m.read_hdr_stream("clip.fwht")):
+            y, cb, cr = frame
+
 Failures raise :class:`Error` subclasses (an :class:`OSError` with errno)
 carrying libm2m's message. The C API itself is :mod:`m2m.capi`.
 """
 from . import capi, ir
+from .codec import DecodedFrame, Decoder, read_hdr_stream
 from ._controls import Control, Controls
 from ._errors import (BufferTooSmall, DeviceBusy, DeviceClosed, DeviceNotFound,
                       EndOfStream, Error, InvalidArgument, NotFound, NotSupported,
@@ -81,11 +89,12 @@ from .device import Device, DeviceInfo, Ready, devices, open
 __version__ = f"{capi.M2M_VERSION_MAJOR}.{capi.M2M_VERSION_MINOR}.{capi.M2M_VERSION_PATCH}"
 
 __all__ = [
-    "BufferTooSmall", "Control", "Controls", "Device", "DeviceBusy", "DeviceClosed",
+    "BufferTooSmall", "Control", "Controls", "DecodedFrame", "Decoder", "Device",
+    "DeviceBusy", "DeviceClosed",
     "DeviceInfo", "DeviceNotFound", "EndOfStream", "Error", "Event", "Events", "FIELDS",
     "Frame", "InvalidArgument", "NotFound", "NotSupported", "OutOfRange", "PlanePictures",
     "Ready", "Session", "Timeout", "UnknownControl", "UnsupportedFormat", "WouldBlock",
     "WrongType", "devices",
     "format_name", "formats", "fourcc", "frame_format", "from_errno", "ir", "open",
-    "plane_layouts", "plane_names", "plane_shapes", "plane_views",
+    "plane_layouts", "plane_names", "plane_shapes", "plane_views", "read_hdr_stream",
 ]

@@ -22,7 +22,8 @@ class                  errno             when
 ``OutOfRange``         ERANGE            a control value out of range
 ``BufferTooSmall``     ENOSPC            a frame smaller than its format
 ``WouldBlock``         EAGAIN            nothing ready (non-blocking)
-``EndOfStream``        EPIPE             CAPTURE after the LAST buffer
+``EndOfStream``        EPIPE, ENODATA    CAPTURE after the LAST buffer;
+                                         a decoder after its drain's end
 ``Timeout``            ETIMEDOUT         the device returned nothing
 ``NotSupported``       ENOTSUP, ENOTTY   the device cannot do that
 =====================  ================  ==================================
@@ -167,7 +168,8 @@ class WouldBlock(Error, BlockingIOError):
 
 class EndOfStream(Error):
     """CAPTURE after its LAST buffer: the stream was drained or its
-    geometry changed (EPIPE).
+    geometry changed (EPIPE); a :class:`~m2m.Decoder` after the last
+    frame of a drain (ENODATA).
 
     Example::
 
@@ -214,6 +216,7 @@ _BY_ERRNO = {
     _errno.ENOSPC: BufferTooSmall,
     _errno.EAGAIN: WouldBlock,
     _errno.EPIPE: EndOfStream,
+    _errno.ENODATA: EndOfStream,
     _errno.ETIMEDOUT: Timeout,
     _errno.ENOTSUP: NotSupported,
     _errno.ENOTTY: NotSupported,
