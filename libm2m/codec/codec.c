@@ -25,6 +25,36 @@ int m2m_codec_cmd(struct m2m_device *dev, bool decoder, uint32_t cmd,
 	return m2m_leave(dev, ret);
 }
 
+int m2m_codec_queue_output(struct m2m_device *dev, struct m2m_codec_flow *flow,
+			   struct m2m_buffer *buf)
+{
+	int ret = m2m_queue_buffer(dev, buf);
+
+	if (ret == 0 && !flow->output_streaming) {
+		ret = m2m_stream_on(dev, M2M_QUEUE_OUTPUT);
+		flow->output_streaming = ret == 0;
+	}
+	return ret;
+}
+
+int m2m_codec_drain(struct m2m_device *dev, struct m2m_codec_flow *flow)
+{
+	int ret;
+
+	if (flow->draining || flow->drained)
+		return 0;
+	/* Nothing was sent: there is nothing to finish. */
+	if (!flow->output_streaming) {
+		flow->drained = true;
+		return 0;
+	}
+	ret = m2m_codec_cmd(dev, flow->decoder, flow->decoder ?
+			    V4L2_DEC_CMD_STOP : V4L2_ENC_CMD_STOP, false);
+	if (ret == 0)
+		flow->draining = true;
+	return ret;
+}
+
 int m2m_codec_take_output(struct m2m_device *dev)
 {
 	struct m2m_buffer *buf;

@@ -11,6 +11,21 @@
 #include "m2m/codec.h"
 #include "m2m-private.h"
 
+/* Where a codec's stream is: OUTPUT started, a drain asked for, done. */
+struct m2m_codec_flow {
+	bool decoder;
+	bool output_streaming;
+	bool draining, drained;
+};
+
+/* Queue a filled OUTPUT buffer, starting OUTPUT on the first. */
+int m2m_codec_queue_output(struct m2m_device *dev, struct m2m_codec_flow *flow,
+			   struct m2m_buffer *buf);
+
+/* Drain: STOP, or done at once when nothing was sent; 0 when a drain is
+ * going on or done already. */
+int m2m_codec_drain(struct m2m_device *dev, struct m2m_codec_flow *flow);
+
 /* VIDIOC_DECODER_CMD (decoder) or VIDIOC_ENCODER_CMD, logged on failure;
  * with quiet_busy, EBUSY (a drain going on) is 0 and not logged. */
 int m2m_codec_cmd(struct m2m_device *dev, bool decoder, uint32_t cmd,

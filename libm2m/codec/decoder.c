@@ -30,9 +30,8 @@ struct m2m_decoder {
 	bool change_pending;
 	/* The old geometry ended: CAPTURE restarts once its frames are out. */
 	bool reconfigure;
-	/* STOP was sent; drained once its LAST came. */
-	bool draining, drained;
-	bool output_streaming;
+	/* OUTPUT started; STOP sent; drained once its LAST came. */
+	struct m2m_codec_flow flow;
 	/* Frames decoded and not yet received: CAPTURE buffer indices. */
 	unsigned int *ready;
 	unsigned int ready_head, ready_count;
@@ -207,7 +206,7 @@ static int reconfigure(struct m2m_decoder *dec)
 	 * (v4l2_m2m_clear_state(), so in vicodec), which would then never
 	 * send its LAST: STOP again. A decoder still draining says EBUSY,
 	 * and the drain goes on. */
-	if (ret == 0 && dec->draining)
+	if (ret == 0 && dec->flow.draining)
 		ret = m2m_codec_cmd(dec->dev, true, V4L2_DEC_CMD_STOP, true);
 	return ret;
 }
@@ -218,9 +217,9 @@ static void capture_ended(struct m2m_decoder *dec)
 	if (dec->change_pending) {
 		dec->change_pending = false;
 		dec->reconfigure = true;
-	} else if (dec->draining) {
-		dec->draining = false;
-		dec->drained = true;
+	} else if (dec->flow.draining) {
+		dec->flow.draining = false;
+		dec->flow.drained = true;
 	} else {
 		/* A geometry ended before its event was read: restart in
 		 * whatever format the device now gives. */
@@ -290,7 +289,7 @@ static int take_events(struct m2m_decoder *dec)
 			ret = setup_capture(dec);
 			/* A STOP sent before CAPTURE streamed may have been
 			 * ignored (vicodec's needs both queues streaming). */
-			if (ret == 0 && dec->draining)
+			if (ret == 0 && dec->flow.draining)
 				ret = m2m_codec_cmd(dec->dev, true,
 						    V4L2_DEC_CMD_STOP, true);
 		} else if (format_changed(dec))
@@ -303,7 +302,7 @@ static int take_events(struct m2m_decoder *dec)
 
 static int take_output(struct m2m_decoder *dec)
 {
-	return dec->output_streaming ? m2m_codec_take_output(dec->dev) : 0;
+	return dec->flow.output_streaming ? m2m_codec_take_output(dec->dev) : 0;
 }
 
 static int take_capture(struct m2m_decoder *dec)
@@ -311,7 +310,7 @@ static int take_capture(struct m2m_decoder *dec)
 	struct m2m_buffer *buf;
 	int ret;
 
-	while (dec->capture_ready && !dec->reconfigure && !dec->drained) {
+	while (dec->capture_ready && !dec->reconfigure && !dec->flow.drained) {
 		ret = m2m_dequeue_buffer(dec->dev, &buf, M2M_QUEUE_CAPTURE);
 		if (ret == -EAGAIN)
 			return 0;
@@ -391,14 +390,14 @@ int m2m_decoder_send(struct m2m_decoder *dec, const void *data, size_t size,
 	if (!dec || (!data && size))
 		return m2m_error(EINVAL, "m2m_decoder_send: %s is NULL",
 				 dec ? "data" : "dec");
-	if (dec->drained || dec->draining) {
+	if (dec->flow.drained || dec->flow.draining) {
 		/* A new stream after a drain (dev-decoder.rst, "Drain"). */
 		ret = m2m_codec_cmd(dec->dev, true, V4L2_DEC_CMD_START, false);
-		if (ret == 0 && dec->drained)
+		if (ret == 0 && dec->flow.drained)
 			ret = restart_capture(dec);
 		if (ret < 0)
 			return ret;
-		dec->drained = dec->draining = false;
+		dec->flow.drained = dec->flow.draining = false;
 	}
 	ret = take_output(dec);
 	while (ret == 0 && !(buf = m2m_codec_free_output(dec->dev))) {
@@ -423,11 +422,7 @@ int m2m_decoder_send(struct m2m_decoder *dec, const void *data, size_t size,
 		memcpy(buf->data[0], data, size);
 	buf->bytesused[0] = size;
 	buf->timestamp_ns = timestamp_ns;
-	ret = m2m_queue_buffer(dec->dev, buf);
-	if (ret == 0 && !dec->output_streaming) {
-		ret = m2m_stream_on(dec->dev, M2M_QUEUE_OUTPUT);
-		dec->output_streaming = ret == 0;
-	}
+	ret = m2m_codec_queue_output(dec->dev, &dec->flow, buf);
 	if (ret == 0 && dec->after_seek)
 		dec->sent[dec->sent_count++ % SENT_RING] = timestamp_ns / 1000;
 	return ret;
@@ -435,21 +430,9 @@ int m2m_decoder_send(struct m2m_decoder *dec, const void *data, size_t size,
 
 int m2m_decoder_drain(struct m2m_decoder *dec)
 {
-	int ret;
-
 	if (!dec)
 		return m2m_error(EINVAL, "m2m_decoder_drain: dec is NULL");
-	if (dec->draining || dec->drained)
-		return 0;
-	/* Nothing was sent: there is nothing to finish. */
-	if (!dec->output_streaming) {
-		dec->drained = true;
-		return 0;
-	}
-	ret = m2m_codec_cmd(dec->dev, true, V4L2_DEC_CMD_STOP, false);
-	if (ret == 0)
-		dec->draining = true;
-	return ret;
+	return m2m_codec_drain(dec->dev, &dec->flow);
 }
 
 static void fill_frame(struct m2m_decoder *dec, struct m2m_frame *frame,
@@ -492,7 +475,7 @@ int m2m_decoder_receive(struct m2m_decoder *dec, struct m2m_frame *frame,
 					M2M_QUEUE_CAPTURE, index));
 			return 0;
 		}
-		if (dec->drained)
+		if (dec->flow.drained)
 			return -ENODATA;
 		if (dec->reconfigure) {
 			ret = reconfigure(dec);
@@ -503,7 +486,7 @@ int m2m_decoder_receive(struct m2m_decoder *dec, struct m2m_frame *frame,
 		ret = service(dec, timeout_ms);
 		if (ret < 0)
 			return ret;
-		if (ret == 0 && !dec->ready_count && !dec->drained &&
+		if (ret == 0 && !dec->ready_count && !dec->flow.drained &&
 		    !dec->reconfigure)
 			return -EAGAIN;
 	}
@@ -537,11 +520,11 @@ int m2m_decoder_seek(struct m2m_decoder *dec)
 
 	if (!dec)
 		return m2m_error(EINVAL, "m2m_decoder_seek: dec is NULL");
-	if (dec->output_streaming) {
+	if (dec->flow.output_streaming) {
 		ret = m2m_stream_off(dec->dev, M2M_QUEUE_OUTPUT);
 		if (ret < 0)
 			return ret;
-		dec->output_streaming = false;
+		dec->flow.output_streaming = false;
 	}
 	/* Frames decoded before the seek and not received go back. */
 	n = m2m_buffer_count(dec->dev, M2M_QUEUE_CAPTURE);
@@ -634,6 +617,7 @@ int m2m_decoder_open(struct m2m_decoder **out, const char *name,
 	dec = calloc(1, sizeof(*dec));
 	if (!dec)
 		return m2m_error(ENOMEM, "m2m_decoder_open: no memory");
+	dec->flow.decoder = true;
 	dec->opts = *opts;
 	if (!dec->opts.held_frames)
 		dec->opts.held_frames = 2;

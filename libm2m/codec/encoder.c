@@ -17,8 +17,7 @@ struct m2m_encoder {
 	struct m2m_encoder_options opts;
 	/* The frames' layout the caller sends, and the encoder's own. */
 	struct m2m_format raw, device_raw;
-	bool output_streaming;
-	bool draining, drained;
+	struct m2m_codec_flow flow;
 	/* Packets made and not yet received: CAPTURE buffer indices. */
 	unsigned int *ready;
 	unsigned int ready_head, ready_count;
@@ -181,8 +180,8 @@ static int captured(struct m2m_encoder *enc, struct m2m_buffer *buf)
 	else if (!(buf->flags & M2M_BUFFER_LAST))
 		return m2m_queue_buffer(enc->dev, buf);
 	if (buf->flags & M2M_BUFFER_LAST) {
-		enc->draining = false;
-		enc->drained = true;
+		enc->flow.draining = false;
+		enc->flow.drained = true;
 	}
 	return 0;
 }
@@ -199,13 +198,13 @@ static int service(struct m2m_encoder *enc, int timeout_ms)
 			   M2M_READY_CAPTURE | M2M_READY_OUTPUT, timeout_ms);
 	if (ret < 0)
 		return ret;
-	ret = enc->output_streaming ? m2m_codec_take_output(enc->dev) : 0;
-	while (ret == 0 && !enc->drained) {
+	ret = enc->flow.output_streaming ? m2m_codec_take_output(enc->dev) : 0;
+	while (ret == 0 && !enc->flow.drained) {
 		ret = m2m_dequeue_buffer(enc->dev, &buf, M2M_QUEUE_CAPTURE);
 		if (ret == 0)
 			ret = captured(enc, buf);
 		else if (ret == -EPIPE)
-			enc->draining = false, enc->drained = true;
+			enc->flow.draining = false, enc->flow.drained = true;
 	}
 	if (ret == -EAGAIN || ret == -EPIPE)
 		ret = 0;
@@ -246,7 +245,7 @@ int m2m_encoder_send(struct m2m_encoder *enc, const void *frame, size_t size,
 		return m2m_error(ENOSPC, "m2m_encoder_send: %zu bytes, a "
 				 "frame is %zu", size,
 				 m2m_format_frame_size(&enc->raw));
-	if (enc->drained || enc->draining) {
+	if (enc->flow.drained || enc->flow.draining) {
 		/* START alone leaves vb2's "last buffer dequeued" set in
 		 * vicodec (it clears it only while stopped, and START has
 		 * just ended that), so DQBUF would say EPIPE: CAPTURE is
@@ -261,9 +260,9 @@ int m2m_encoder_send(struct m2m_encoder *enc, const void *frame, size_t size,
 			ret = requeue_idle(enc);
 		if (ret < 0)
 			return ret;
-		enc->drained = enc->draining = false;
+		enc->flow.drained = enc->flow.draining = false;
 	}
-	ret = enc->output_streaming ? m2m_codec_take_output(enc->dev) : 0;
+	ret = enc->flow.output_streaming ? m2m_codec_take_output(enc->dev) : 0;
 	while (ret == 0 && !(buf = m2m_codec_free_output(enc->dev))) {
 		if (enc->ready_count || enc->held_count >= enc->capture_count)
 			return m2m_error(EAGAIN, "m2m_encoder_send: every "
@@ -284,30 +283,15 @@ int m2m_encoder_send(struct m2m_encoder *enc, const void *frame, size_t size,
 		return ret;
 	buf->bytesused[0] = enc->device_raw.plane_size[0];
 	buf->timestamp_ns = timestamp_ns;
-	ret = m2m_queue_buffer(enc->dev, buf);
-	if (ret == 0 && !enc->output_streaming) {
-		ret = m2m_stream_on(enc->dev, M2M_QUEUE_OUTPUT);
-		enc->output_streaming = ret == 0;
-	}
+	ret = m2m_codec_queue_output(enc->dev, &enc->flow, buf);
 	return ret;
 }
 
 int m2m_encoder_drain(struct m2m_encoder *enc)
 {
-	int ret;
-
 	if (!enc)
 		return m2m_error(EINVAL, "m2m_encoder_drain: enc is NULL");
-	if (enc->draining || enc->drained)
-		return 0;
-	if (!enc->output_streaming) {
-		enc->drained = true;
-		return 0;
-	}
-	ret = m2m_codec_cmd(enc->dev, false, V4L2_ENC_CMD_STOP, false);
-	if (ret == 0)
-		enc->draining = true;
-	return ret;
+	return m2m_codec_drain(enc->dev, &enc->flow);
 }
 
 int m2m_encoder_receive(struct m2m_encoder *enc, struct m2m_packet *packet,
@@ -341,12 +325,12 @@ int m2m_encoder_receive(struct m2m_encoder *enc, struct m2m_packet *packet,
 			packet->buffer = buf;
 			return 0;
 		}
-		if (enc->drained)
+		if (enc->flow.drained)
 			return -ENODATA;
 		ret = service(enc, timeout_ms);
 		if (ret < 0)
 			return ret;
-		if (ret == 0 && !enc->ready_count && !enc->drained)
+		if (ret == 0 && !enc->ready_count && !enc->flow.drained)
 			return -EAGAIN;
 	}
 }
