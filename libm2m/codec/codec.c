@@ -55,6 +55,18 @@ int m2m_codec_drain(struct m2m_device *dev, struct m2m_codec_flow *flow)
 	return ret;
 }
 
+bool m2m_codec_lists_coded(struct m2m_device *dev, enum m2m_queue queue,
+			   uint32_t fourcc)
+{
+	struct m2m_format_desc desc;
+	unsigned int i;
+
+	for (i = 0; m2m_enum_format(dev, &desc, queue, i) == 0; i++)
+		if (desc.fourcc == fourcc)
+			return desc.flags & V4L2_FMT_FLAG_COMPRESSED;
+	return false;
+}
+
 int m2m_codec_take_output(struct m2m_device *dev)
 {
 	struct m2m_buffer *buf;

@@ -31,6 +31,11 @@ int m2m_codec_drain(struct m2m_device *dev, struct m2m_codec_flow *flow);
 int m2m_codec_cmd(struct m2m_device *dev, bool decoder, uint32_t cmd,
 		  bool quiet_busy);
 
+/* Whether a queue of dev lists fourcc as a compressed format: OUTPUT
+ * for a decoder, CAPTURE for an encoder. */
+bool m2m_codec_lists_coded(struct m2m_device *dev, enum m2m_queue queue,
+			   uint32_t fourcc);
+
 /* Take back every OUTPUT buffer the device is done with. */
 int m2m_codec_take_output(struct m2m_device *dev);
 

@@ -45,18 +45,6 @@ struct m2m_decoder {
 	unsigned int sent_count;
 };
 
-/* Whether the OUTPUT queue lists fourcc as a compressed format. */
-static bool decodes(struct m2m_device *dev, uint32_t fourcc)
-{
-	struct m2m_format_desc desc;
-	unsigned int i;
-
-	for (i = 0; m2m_enum_format(dev, &desc, M2M_QUEUE_OUTPUT, i) == 0; i++)
-		if (desc.fourcc == fourcc)
-			return desc.flags & V4L2_FMT_FLAG_COMPRESSED;
-	return false;
-}
-
 static int queue_capture(struct m2m_decoder *dec, unsigned int index)
 {
 	struct m2m_buffer *buf = m2m_get_buffer(dec->dev, M2M_QUEUE_CAPTURE,
@@ -569,7 +557,8 @@ static int init_output(struct m2m_decoder *dec)
 	struct m2m_format f;
 	int ret, n;
 
-	if (!decodes(dec->dev, o->coded_fourcc))
+	if (!m2m_codec_lists_coded(dec->dev, M2M_QUEUE_OUTPUT,
+				   o->coded_fourcc))
 		return m2m_error(ENODEV, "m2m_decoder_open: %s does not "
 				 "decode 0x%08x (not among its OUTPUT "
 				 "queue's compressed formats)",

@@ -26,18 +26,6 @@ struct m2m_encoder {
 	unsigned int held_count, capture_count;
 };
 
-/* Whether the CAPTURE queue lists fourcc as a compressed format. */
-static bool encodes(struct m2m_device *dev, uint32_t fourcc)
-{
-	struct m2m_format_desc desc;
-	unsigned int i;
-
-	for (i = 0; m2m_enum_format(dev, &desc, M2M_QUEUE_CAPTURE, i) == 0; i++)
-		if (desc.fourcc == fourcc)
-			return desc.flags & V4L2_FMT_FLAG_COMPRESSED;
-	return false;
-}
-
 /* Set each control and read it back: one the encoder changes or drops
  * is an error, not a setting silently ignored. */
 static int set_controls(struct m2m_encoder *enc)
@@ -98,7 +86,8 @@ static int init_formats(struct m2m_encoder *enc)
 	struct m2m_format coded, raw;
 	int ret;
 
-	if (!encodes(enc->dev, o->coded_fourcc))
+	if (!m2m_codec_lists_coded(enc->dev, M2M_QUEUE_CAPTURE,
+				   o->coded_fourcc))
 		return m2m_error(ENODEV, "m2m_encoder_open: %s does not make "
 				 "0x%08x (not among its CAPTURE queue's "
 				 "compressed formats)", enc->dev->info.path,
