@@ -335,7 +335,10 @@ static int service(struct m2m_decoder *dec, int timeout_ms)
 		ret = take_output(dec);
 	if (ret == 0)
 		ret = take_capture(dec);
-	return ret < 0 ? ret : ready != 0;
+	/* IDLE alone (POLLERR: nothing queued that could come back) is no
+	 * news: with everything held by the caller it would be said at once
+	 * for ever, and a receive would spin. */
+	return ret < 0 ? ret : (ready & ~M2M_READY_IDLE) != 0;
 }
 
 /* The decoder can make no frame until the caller receives or releases. */
