@@ -46,4 +46,15 @@ struct m2m_buffer *m2m_codec_free_output(struct m2m_device *dev);
 int m2m_codec_copy_frame(void *dst, const struct m2m_format *dst_fmt,
 			 const void *src, const struct m2m_format *src_fmt);
 
+/* The encoder with OUTPUT buffers of the memory given: m2m_encoder_open()
+ * is MMAP; a chain (chain.c) imports its converter's frames as DMABUF. */
+int m2m_encoder_open_memory(struct m2m_encoder **out, const char *name,
+			    const struct m2m_encoder_options *opts,
+			    enum m2m_memory output_memory);
+
+/* A DMABUF encoder's frame: OUTPUT buffer index, filled by another
+ * device in the encoder's own layout (its OUTPUT format), as fd. */
+int m2m_encoder_queue_dmabuf(struct m2m_encoder *enc, unsigned int index,
+			     int fd, uint64_t timestamp_ns);
+
 #endif

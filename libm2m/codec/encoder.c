@@ -18,6 +18,8 @@ struct m2m_encoder {
 	/* The frames' layout the caller sends, and the encoder's own. */
 	struct m2m_format raw, device_raw;
 	struct m2m_codec_flow flow;
+	/* MMAP (frames copied in by send) or DMABUF (a chain's frames). */
+	enum m2m_memory output_memory;
 	/* Packets made and not yet received: CAPTURE buffer indices. */
 	unsigned int *ready;
 	unsigned int ready_head, ready_count;
@@ -137,7 +139,7 @@ static int init_buffers(struct m2m_encoder *enc)
 	unsigned int i;
 	int n;
 
-	n = m2m_alloc_buffers(enc->dev, M2M_QUEUE_OUTPUT, M2M_MEMORY_MMAP,
+	n = m2m_alloc_buffers(enc->dev, M2M_QUEUE_OUTPUT, enc->output_memory,
 			      enc->opts.output_buffers);
 	if (n < 0)
 		return n;
@@ -197,7 +199,10 @@ static int service(struct m2m_encoder *enc, int timeout_ms)
 	}
 	if (ret == -EAGAIN || ret == -EPIPE)
 		ret = 0;
-	return ret < 0 ? ret : ready != 0;
+	/* IDLE alone (POLLERR: nothing queued that could come back) is no
+	 * news: with everything held by the caller it would be said at once
+	 * for ever, and a receive would spin. */
+	return ret < 0 ? ret : (ready & ~M2M_READY_IDLE) != 0;
 }
 
 /* After a drain: CAPTURE buffers neither held nor ready go back to the
@@ -221,6 +226,28 @@ static int requeue_idle(struct m2m_encoder *enc)
 	return ret;
 }
 
+/* Sending after a drain starts a new stream. START alone leaves vb2's
+ * "last buffer dequeued" set in vicodec (it clears it only while stopped,
+ * and START has just ended that), so DQBUF would say EPIPE: CAPTURE is
+ * restarted too, as dev-encoder.rst allows. */
+static int resume(struct m2m_encoder *enc)
+{
+	int ret;
+
+	if (!enc->flow.drained && !enc->flow.draining)
+		return 0;
+	ret = m2m_stream_off(enc->dev, M2M_QUEUE_CAPTURE);
+	if (ret == 0)
+		ret = m2m_codec_cmd(enc->dev, false, V4L2_ENC_CMD_START, false);
+	if (ret == 0)
+		ret = m2m_stream_on(enc->dev, M2M_QUEUE_CAPTURE);
+	if (ret == 0)
+		ret = requeue_idle(enc);
+	if (ret == 0)
+		enc->flow.drained = enc->flow.draining = false;
+	return ret;
+}
+
 int m2m_encoder_send(struct m2m_encoder *enc, const void *frame, size_t size,
 		     uint64_t timestamp_ns)
 {
@@ -230,27 +257,16 @@ int m2m_encoder_send(struct m2m_encoder *enc, const void *frame, size_t size,
 	if (!enc || !frame)
 		return m2m_error(EINVAL, "m2m_encoder_send: %s is NULL",
 				 enc ? "frame" : "enc");
+	if (enc->output_memory != M2M_MEMORY_MMAP)
+		return m2m_error(EINVAL, "m2m_encoder_send: this encoder takes "
+				 "DMABUF frames (m2m_encoder_queue_dmabuf)");
 	if (size < m2m_format_frame_size(&enc->raw))
 		return m2m_error(ENOSPC, "m2m_encoder_send: %zu bytes, a "
 				 "frame is %zu", size,
 				 m2m_format_frame_size(&enc->raw));
-	if (enc->flow.drained || enc->flow.draining) {
-		/* START alone leaves vb2's "last buffer dequeued" set in
-		 * vicodec (it clears it only while stopped, and START has
-		 * just ended that), so DQBUF would say EPIPE: CAPTURE is
-		 * restarted too, as dev-encoder.rst allows. */
-		ret = m2m_stream_off(enc->dev, M2M_QUEUE_CAPTURE);
-		if (ret == 0)
-			ret = m2m_codec_cmd(enc->dev, false,
-					    V4L2_ENC_CMD_START, false);
-		if (ret == 0)
-			ret = m2m_stream_on(enc->dev, M2M_QUEUE_CAPTURE);
-		if (ret == 0)
-			ret = requeue_idle(enc);
-		if (ret < 0)
-			return ret;
-		enc->flow.drained = enc->flow.draining = false;
-	}
+	ret = resume(enc);
+	if (ret < 0)
+		return ret;
 	ret = enc->flow.output_streaming ? m2m_codec_take_output(enc->dev) : 0;
 	while (ret == 0 && !(buf = m2m_codec_free_output(enc->dev))) {
 		if (enc->ready_count || enc->held_count >= enc->capture_count)
@@ -274,6 +290,27 @@ int m2m_encoder_send(struct m2m_encoder *enc, const void *frame, size_t size,
 	buf->timestamp_ns = timestamp_ns;
 	ret = m2m_codec_queue_output(enc->dev, &enc->flow, buf);
 	return ret;
+}
+
+int m2m_encoder_queue_dmabuf(struct m2m_encoder *enc, unsigned int index,
+			     int fd, uint64_t timestamp_ns)
+{
+	struct m2m_buffer *buf;
+	int ret;
+
+	if (enc->output_memory != M2M_MEMORY_DMABUF)
+		return m2m_error(EINVAL, "m2m_encoder_queue_dmabuf: the "
+				 "encoder's OUTPUT buffers are MMAP");
+	buf = m2m_get_buffer(enc->dev, M2M_QUEUE_OUTPUT, index);
+	if (!buf)
+		return -EINVAL;
+	ret = resume(enc);
+	if (ret < 0)
+		return ret;
+	buf->fd[0] = fd;
+	buf->bytesused[0] = enc->device_raw.plane_size[0];
+	buf->timestamp_ns = timestamp_ns;
+	return m2m_codec_queue_output(enc->dev, &enc->flow, buf);
 }
 
 int m2m_encoder_drain(struct m2m_encoder *enc)
@@ -360,6 +397,13 @@ struct m2m_device *m2m_encoder_device(struct m2m_encoder *enc)
 int m2m_encoder_open(struct m2m_encoder **out, const char *name,
 		     const struct m2m_encoder_options *opts)
 {
+	return m2m_encoder_open_memory(out, name, opts, M2M_MEMORY_MMAP);
+}
+
+int m2m_encoder_open_memory(struct m2m_encoder **out, const char *name,
+			    const struct m2m_encoder_options *opts,
+			    enum m2m_memory output_memory)
+{
 	struct m2m_open_options open_opts = M2M_OPEN_OPTIONS_INIT;
 	struct m2m_encoder *enc;
 	int ret;
@@ -381,6 +425,7 @@ int m2m_encoder_open(struct m2m_encoder **out, const char *name,
 	if (!enc)
 		return m2m_error(ENOMEM, "m2m_encoder_open: no memory");
 	enc->opts = *opts;
+	enc->output_memory = output_memory;
 	if (!enc->opts.held_packets)
 		enc->opts.held_packets = 2;
 	if (!enc->opts.output_buffers)
