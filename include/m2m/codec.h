@@ -321,6 +321,104 @@ struct m2m_fwht_header {
 M2M_EXPORT long m2m_fwht_parse_header(struct m2m_fwht_header *hdr,
 				      const void *data, size_t size);
 
+struct m2m_chain;
+
+/** Version of struct m2m_chain_options this header describes. */
+#define M2M_CHAIN_OPTIONS_VERSION 1
+
+/** Flags of a chain. */
+enum m2m_chain_flags {
+	/** Copy every frame between the devices (MMAP on both sides), as
+	 *  when two devices cannot agree on a layout: the same results,
+	 *  and the copies counted. For comparison and for drivers whose
+	 *  DMABUF import is broken. */
+	M2M_CHAIN_COPY = 1 << 0,
+};
+
+/** How to open a chain; start from M2M_CHAIN_OPTIONS_INIT. */
+struct m2m_chain_options {
+	unsigned int version; /**< M2M_CHAIN_OPTIONS_VERSION */
+	/** The decoder's options (coded_fourcc required). */
+	struct m2m_decoder_options decoder;
+	/** The encoder's options (coded_fourcc required; controls). Its
+	 *  raw_fourcc 0 takes the decoder's; width and height are the
+	 *  converter's result: 0 keeps the decoded picture's size. */
+	struct m2m_encoder_options encoder;
+	unsigned int flags; /**< enum m2m_chain_flags */
+};
+
+/** Default options. */
+#define M2M_CHAIN_OPTIONS_INIT { M2M_CHAIN_OPTIONS_VERSION, \
+	M2M_DECODER_OPTIONS_INIT, M2M_ENCODER_OPTIONS_INIT, 0 }
+
+/** What a chain moved, by the library's count. */
+struct m2m_chain_stats {
+	uint64_t frames;       /**< frames the converter was given */
+	/** Bytes of frames the library copied from one device's buffer to
+	 *  another's: 0 when every link shares buffers by DMABUF. */
+	uint64_t bytes_copied;
+	/** Bytes of frames handed on by DMABUF, uncopied. */
+	uint64_t bytes_shared;
+	/** Links sharing by DMABUF (0, 1 or 2): decoder to converter,
+	 *  converter to encoder. */
+	unsigned int dmabuf_links;
+};
+
+/**
+ * Open a chain: a decoder's frames go through a converter (scaling to the
+ * encoder's size, and any format change) into an encoder, one device
+ * handing its CAPTURE buffers to the next one's OUTPUT by DMABUF (export,
+ * then import), so that no frame is copied. Where two devices do not
+ * agree on a layout (the receiving device will not take the sender's
+ * line pitch), or M2M_CHAIN_COPY asks for it, that link copies each
+ * frame instead, counted in m2m_chain_stats. The converter and the
+ * encoder are set up when the decoder has read the stream's header. The
+ * chain takes one picture size: a resolution change mid-stream is
+ * -ENOTSUP.
+ * It is a loop like the decoder's: m2m_chain_send() gives it coded data,
+ * m2m_chain_receive() takes a packet. Each device's buffers stay with it
+ * until the next device is done with them: a stage that falls behind
+ * holds the ones before it back (-EAGAIN from send).
+ * @param decoder, converter, encoder  device nodes or driver names, as
+ *        m2m_open() takes
+ * @return 0 or a negative errno
+ */
+M2M_EXPORT int m2m_chain_open(struct m2m_chain **out, const char *decoder,
+			      const char *converter, const char *encoder,
+			      const struct m2m_chain_options *opts);
+
+/** Close the chain and its three devices. NULL is ignored. */
+M2M_EXPORT void m2m_chain_close(struct m2m_chain *chain);
+
+/**
+ * Give the chain coded data, as m2m_decoder_send() takes it.
+ * @return 0; -EAGAIN when the chain holds as much as it can and waits for
+ *         the caller to receive packets; -ETIMEDOUT; -ENOTSUP when the
+ *         picture size changed; or a negative errno
+ */
+M2M_EXPORT int m2m_chain_send(struct m2m_chain *chain, const void *data,
+			      size_t size, uint64_t timestamp_ns);
+
+/** Drain: every frame sent comes out as packets, then -ENODATA. */
+M2M_EXPORT int m2m_chain_drain(struct m2m_chain *chain);
+
+/**
+ * Take the next packet, as m2m_encoder_receive() says.
+ * @return 0; -EAGAIN when none came within timeout_ms (0: do not wait,
+ *         -1: forever); -ENODATA after a drain's last packet; -ENOTSUP
+ *         when the picture size changed; or a negative errno
+ */
+M2M_EXPORT int m2m_chain_receive(struct m2m_chain *chain,
+				 struct m2m_packet *packet, int timeout_ms);
+
+/** Give a packet back to the chain's encoder. */
+M2M_EXPORT int m2m_chain_release(struct m2m_chain *chain,
+				 const struct m2m_packet *packet);
+
+/** What the chain moved so far. */
+M2M_EXPORT int m2m_chain_get_stats(struct m2m_chain *chain,
+				   struct m2m_chain_stats *stats);
+
 #ifdef __cplusplus
 }
 #endif
