@@ -91,6 +91,26 @@ struct m2m_buffer *m2m_codec_free_output(struct m2m_device *dev)
 	return NULL;
 }
 
+void m2m_codec_fill_frame(struct m2m_frame *frame,
+			  const struct m2m_format *format,
+			  const struct m2m_rect *visible,
+			  struct m2m_buffer *buf)
+{
+	unsigned int p;
+
+	memset(frame, 0, sizeof(*frame));
+	frame->format = *format;
+	frame->visible = *visible;
+	for (p = 0; p < buf->num_planes && p < M2M_MAX_PLANES; p++) {
+		frame->data[p] = buf->data[p];
+		frame->bytesused[p] = buf->bytesused[p];
+	}
+	frame->timestamp_ns = buf->timestamp_ns;
+	frame->sequence = buf->sequence;
+	frame->flags = buf->flags & M2M_BUFFER_ERROR;
+	frame->buffer = buf;
+}
+
 /* Where a colour plane starts: its memory plane's bytes before it. */
 static size_t plane_start(const struct m2m_format *fmt,
 			  const struct m2m_plane_layout *pl)

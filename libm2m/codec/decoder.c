@@ -22,6 +22,8 @@
 struct m2m_decoder {
 	struct m2m_device *dev;
 	struct m2m_decoder_options opts;
+	/* A stateless node's decoder (stateless.c): the calls go there. */
+	struct m2m_stateless *stateless;
 	/* CAPTURE is set up and streaming in the format below. */
 	bool capture_ready;
 	struct m2m_format capture;
@@ -378,6 +380,9 @@ int m2m_decoder_send(struct m2m_decoder *dec, const void *data, size_t size,
 	if (!dec || (!data && size))
 		return m2m_error(EINVAL, "m2m_decoder_send: %s is NULL",
 				 dec ? "data" : "dec");
+	if (dec->stateless)
+		return m2m_stateless_send(dec->stateless, data, size,
+					  timestamp_ns);
 	if (dec->flow.drained || dec->flow.draining) {
 		/* A new stream after a drain (dev-decoder.rst, "Drain"). */
 		ret = m2m_codec_cmd(dec->dev, true, V4L2_DEC_CMD_START, false);
@@ -420,25 +425,9 @@ int m2m_decoder_drain(struct m2m_decoder *dec)
 {
 	if (!dec)
 		return m2m_error(EINVAL, "m2m_decoder_drain: dec is NULL");
+	if (dec->stateless)
+		return m2m_stateless_drain(dec->stateless);
 	return m2m_codec_drain(dec->dev, &dec->flow);
-}
-
-static void fill_frame(struct m2m_decoder *dec, struct m2m_frame *frame,
-		       struct m2m_buffer *buf)
-{
-	unsigned int p;
-
-	memset(frame, 0, sizeof(*frame));
-	frame->format = dec->capture;
-	frame->visible = dec->visible;
-	for (p = 0; p < buf->num_planes && p < M2M_MAX_PLANES; p++) {
-		frame->data[p] = buf->data[p];
-		frame->bytesused[p] = buf->bytesused[p];
-	}
-	frame->timestamp_ns = buf->timestamp_ns;
-	frame->sequence = buf->sequence;
-	frame->flags = buf->flags & M2M_BUFFER_ERROR;
-	frame->buffer = buf;
 }
 
 int m2m_decoder_receive(struct m2m_decoder *dec, struct m2m_frame *frame,
@@ -449,6 +438,8 @@ int m2m_decoder_receive(struct m2m_decoder *dec, struct m2m_frame *frame,
 	if (!dec || !frame)
 		return m2m_error(EINVAL, "m2m_decoder_receive: %s is NULL",
 				 dec ? "frame" : "dec");
+	if (dec->stateless)
+		return m2m_stateless_receive(dec->stateless, frame, timeout_ms);
 	for (;;) {
 		if (dec->ready_count) {
 			unsigned int n = m2m_buffer_count(dec->dev,
@@ -459,8 +450,11 @@ int m2m_decoder_receive(struct m2m_decoder *dec, struct m2m_frame *frame,
 			dec->ready_count--;
 			dec->held[index] = true;
 			dec->held_count++;
-			fill_frame(dec, frame, m2m_get_buffer(dec->dev,
-					M2M_QUEUE_CAPTURE, index));
+			m2m_codec_fill_frame(frame, &dec->capture,
+					     &dec->visible,
+					     m2m_get_buffer(dec->dev,
+							    M2M_QUEUE_CAPTURE,
+							    index));
 			return 0;
 		}
 		if (dec->flow.drained)
@@ -487,6 +481,8 @@ int m2m_decoder_release(struct m2m_decoder *dec, const struct m2m_frame *frame)
 	if (!dec || !frame || !frame->buffer)
 		return m2m_error(EINVAL, "m2m_decoder_release: %s is NULL",
 				 !dec ? "dec" : "frame");
+	if (dec->stateless)
+		return m2m_stateless_release(dec->stateless, frame);
 	index = frame->buffer->index;
 	if (index >= (unsigned int)m2m_buffer_count(dec->dev,
 						    M2M_QUEUE_CAPTURE) ||
@@ -508,6 +504,8 @@ int m2m_decoder_seek(struct m2m_decoder *dec)
 
 	if (!dec)
 		return m2m_error(EINVAL, "m2m_decoder_seek: dec is NULL");
+	if (dec->stateless)
+		return m2m_stateless_seek(dec->stateless);
 	if (dec->flow.output_streaming) {
 		ret = m2m_stream_off(dec->dev, M2M_QUEUE_OUTPUT);
 		if (ret < 0)
@@ -536,6 +534,9 @@ int m2m_decoder_get_format(struct m2m_decoder *dec, struct m2m_format *format,
 	if (!dec || !format)
 		return m2m_error(EINVAL, "m2m_decoder_get_format: %s is NULL",
 				 dec ? "format" : "dec");
+	if (dec->stateless)
+		return m2m_stateless_get_format(dec->stateless, format,
+						visible);
 	if (!dec->capture_ready && !dec->reconfigure)
 		return m2m_error(EAGAIN, "m2m_decoder_get_format: the decoder "
 				 "has not read the stream's header yet");
@@ -617,7 +618,9 @@ int m2m_decoder_open(struct m2m_decoder **out, const char *name,
 	/* Dequeues never block: service() waits, with a timeout. */
 	open_opts.flags = M2M_OPEN_NONBLOCK;
 	ret = m2m_open_ext(&dec->dev, name, &open_opts);
-	if (ret == 0)
+	if (ret == 0 && m2m_stateless_takes(dec->dev, opts->coded_fourcc))
+		ret = m2m_stateless_open(&dec->stateless, dec->dev, &dec->opts);
+	else if (ret == 0)
 		ret = init_output(dec);
 	if (ret < 0) {
 		m2m_decoder_close(dec);
@@ -632,6 +635,7 @@ void m2m_decoder_close(struct m2m_decoder *dec)
 	if (!dec)
 		return;
 	m2m_close(dec->dev);
+	m2m_stateless_close(dec->stateless);
 	free(dec->ready);
 	free(dec->held);
 	free(dec);
