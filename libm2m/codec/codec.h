@@ -42,6 +42,33 @@ int m2m_codec_take_output(struct m2m_device *dev);
 /* An OUTPUT buffer the device does not hold, or NULL. */
 struct m2m_buffer *m2m_codec_free_output(struct m2m_device *dev);
 
+/*
+ * A decoder's CAPTURE buffers on the caller's side: the frames decoded and
+ * not yet received, in the order they came, and those the caller holds.
+ */
+struct m2m_codec_frames {
+	unsigned int count;	/* CAPTURE buffers */
+	unsigned int *ready;
+	unsigned int ready_head, ready_count;
+	bool *held;
+	unsigned int held_count;
+};
+
+/* For count CAPTURE buffers, none ready or held; on failure (-ENOMEM)
+ * f is as it was. */
+int m2m_codec_frames_alloc(struct m2m_codec_frames *f, unsigned int count);
+void m2m_codec_frames_free(struct m2m_codec_frames *f);
+/* CAPTURE buffer index holds a decoded frame for the caller. */
+void m2m_codec_frames_add(struct m2m_codec_frames *f, unsigned int index);
+/* The oldest ready frame's buffer, held by the caller from now when hold
+ * says so (received), else not (dropped); there must be one. */
+unsigned int m2m_codec_frames_take(struct m2m_codec_frames *f, bool hold);
+/* The caller gives frame back: its buffer index, or -EINVAL with a
+ * message when the caller does not hold it. */
+int m2m_codec_frames_release(struct m2m_codec_frames *f,
+			     struct m2m_device *dev,
+			     const struct m2m_frame *frame);
+
 /* A decoded frame of buf in that format and picture. */
 void m2m_codec_fill_frame(struct m2m_frame *frame,
 			  const struct m2m_format *format,

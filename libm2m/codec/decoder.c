@@ -34,12 +34,8 @@ struct m2m_decoder {
 	bool reconfigure;
 	/* OUTPUT started; STOP sent; drained once its LAST came. */
 	struct m2m_codec_flow flow;
-	/* Frames decoded and not yet received: CAPTURE buffer indices. */
-	unsigned int *ready;
-	unsigned int ready_head, ready_count;
-	/* Per CAPTURE buffer: the caller holds it. */
-	bool *held;
-	unsigned int held_count;
+	/* Frames decoded and not yet received, and those the caller holds. */
+	struct m2m_codec_frames frames;
 	/* After a seek, the timestamps sent since (in microseconds, as V4L2
 	 * carries them): frames with others were decoded before it. */
 	bool after_seek;
@@ -62,7 +58,7 @@ static int start_capture(struct m2m_decoder *dec)
 	int ret = m2m_stream_on(dec->dev, M2M_QUEUE_CAPTURE);
 
 	for (i = 0; ret == 0 && i < count; i++)
-		if (!dec->held[i])
+		if (!dec->frames.held[i])
 			ret = queue_capture(dec, i);
 	dec->capture_ready = ret == 0;
 	return ret;
@@ -104,7 +100,6 @@ static unsigned int capture_count(struct m2m_decoder *dec)
 static int setup_capture(struct m2m_decoder *dec)
 {
 	unsigned int want = capture_count(dec);
-	bool *held;
 	int n, ret;
 
 	if (dec->opts.capture_fourcc) {
@@ -125,19 +120,8 @@ static int setup_capture(struct m2m_decoder *dec)
 			      want);
 	if (n < 0)
 		return n;
-	held = calloc(n, sizeof(*held));
-	free(dec->ready);
-	dec->ready = calloc(n, sizeof(*dec->ready));
-	if (!held || !dec->ready) {
-		free(held);
-		return m2m_error(ENOMEM, "m2m_decoder: no memory for %d "
-				 "CAPTURE buffers", n);
-	}
-	free(dec->held);
-	dec->held = held;
-	dec->held_count = 0;
-	dec->ready_head = dec->ready_count = 0;
-	return start_capture(dec);
+	ret = m2m_codec_frames_alloc(&dec->frames, n);
+	return ret < 0 ? ret : start_capture(dec);
 }
 
 /* Whether every plane of every CAPTURE buffer holds the new format. */
@@ -180,14 +164,14 @@ static int reconfigure(struct m2m_decoder *dec)
 	if (buffers_fit(dec, capture_count(dec))) {
 		ret = start_capture(dec);
 	} else {
-		if (dec->held_count)
+		if (dec->frames.held_count)
 			return m2m_error(EBUSY, "m2m_decoder_receive: the "
 					 "stream's size changed to %ux%u: "
 					 "release the %u frames held so that "
 					 "CAPTURE can be allocated again",
 					 dec->capture.width,
 					 dec->capture.height,
-					 dec->held_count);
+					 dec->frames.held_count);
 		ret = setup_capture(dec);
 	}
 	if (ret == 0)
@@ -233,12 +217,10 @@ static int captured(struct m2m_decoder *dec, struct m2m_buffer *buf)
 {
 	bool empty = buf->bytesused[0] == 0 && !(buf->flags & M2M_BUFFER_ERROR);
 	bool stale = dec->after_seek && !sent_since_seek(dec, buf->timestamp_ns);
-	unsigned int n = m2m_buffer_count(dec->dev, M2M_QUEUE_CAPTURE);
 	int ret = 0;
 
 	if (!empty && !stale)
-		dec->ready[(dec->ready_head + dec->ready_count++) % n] =
-			buf->index;
+		m2m_codec_frames_add(&dec->frames, buf->index);
 	else if (!(buf->flags & M2M_BUFFER_LAST))
 		ret = m2m_queue_buffer(dec->dev, buf);
 	if (buf->flags & M2M_BUFFER_LAST)
@@ -345,9 +327,9 @@ static bool waits_for_caller(struct m2m_decoder *dec)
 {
 	unsigned int count = m2m_buffer_count(dec->dev, M2M_QUEUE_CAPTURE);
 
-	return dec->ready_count ||
-	       (dec->capture_ready && dec->held_count >= count) ||
-	       (dec->reconfigure && dec->held_count);
+	return dec->frames.ready_count ||
+	       (dec->capture_ready && dec->frames.held_count >= count) ||
+	       (dec->reconfigure && dec->frames.held_count);
 }
 
 /*
@@ -362,7 +344,7 @@ static int restart_capture(struct m2m_decoder *dec)
 {
 	int ret;
 
-	if (!dec->capture_ready || dec->ready_count)
+	if (!dec->capture_ready || dec->frames.ready_count)
 		return 0;
 	ret = m2m_stream_off(dec->dev, M2M_QUEUE_CAPTURE);
 	if (ret < 0)
@@ -441,15 +423,10 @@ int m2m_decoder_receive(struct m2m_decoder *dec, struct m2m_frame *frame,
 	if (dec->stateless)
 		return m2m_stateless_receive(dec->stateless, frame, timeout_ms);
 	for (;;) {
-		if (dec->ready_count) {
-			unsigned int n = m2m_buffer_count(dec->dev,
-							  M2M_QUEUE_CAPTURE);
-			unsigned int index = dec->ready[dec->ready_head];
+		if (dec->frames.ready_count) {
+			unsigned int index = m2m_codec_frames_take(&dec->frames,
+								   true);
 
-			dec->ready_head = (dec->ready_head + 1) % n;
-			dec->ready_count--;
-			dec->held[index] = true;
-			dec->held_count++;
 			m2m_codec_fill_frame(frame, &dec->capture,
 					     &dec->visible,
 					     m2m_get_buffer(dec->dev,
@@ -468,7 +445,7 @@ int m2m_decoder_receive(struct m2m_decoder *dec, struct m2m_frame *frame,
 		ret = service(dec, timeout_ms);
 		if (ret < 0)
 			return ret;
-		if (ret == 0 && !dec->ready_count && !dec->flow.drained &&
+		if (ret == 0 && !dec->frames.ready_count && !dec->flow.drained &&
 		    !dec->reconfigure)
 			return -EAGAIN;
 	}
@@ -476,22 +453,16 @@ int m2m_decoder_receive(struct m2m_decoder *dec, struct m2m_frame *frame,
 
 int m2m_decoder_release(struct m2m_decoder *dec, const struct m2m_frame *frame)
 {
-	unsigned int index;
+	int ret;
 
 	if (!dec || !frame || !frame->buffer)
 		return m2m_error(EINVAL, "m2m_decoder_release: %s is NULL",
 				 !dec ? "dec" : "frame");
 	if (dec->stateless)
 		return m2m_stateless_release(dec->stateless, frame);
-	index = frame->buffer->index;
-	if (index >= (unsigned int)m2m_buffer_count(dec->dev,
-						    M2M_QUEUE_CAPTURE) ||
-	    !dec->held[index] ||
-	    m2m_get_buffer(dec->dev, M2M_QUEUE_CAPTURE, index) != frame->buffer)
-		return m2m_error(EINVAL, "m2m_decoder_release: the frame is "
-				 "not one the caller holds");
-	dec->held[index] = false;
-	dec->held_count--;
+	ret = m2m_codec_frames_release(&dec->frames, dec->dev, frame);
+	if (ret < 0)
+		return ret;
 	/* Stopped CAPTURE (a resolution change) takes it at its restart. */
 	return dec->capture_ready ? m2m_queue_buffer(dec->dev, frame->buffer) :
 				    0;
@@ -499,7 +470,6 @@ int m2m_decoder_release(struct m2m_decoder *dec, const struct m2m_frame *frame)
 
 int m2m_decoder_seek(struct m2m_decoder *dec)
 {
-	unsigned int n, i;
 	int ret;
 
 	if (!dec)
@@ -513,13 +483,9 @@ int m2m_decoder_seek(struct m2m_decoder *dec)
 		dec->flow.output_streaming = false;
 	}
 	/* Frames decoded before the seek and not received go back. */
-	n = m2m_buffer_count(dec->dev, M2M_QUEUE_CAPTURE);
-	for (i = 0; dec->ready_count; i++) {
-		unsigned int index = dec->ready[dec->ready_head];
-
-		dec->ready_head = (dec->ready_head + 1) % n;
-		dec->ready_count--;
-		ret = queue_capture(dec, index);
+	while (dec->frames.ready_count) {
+		ret = queue_capture(dec, m2m_codec_frames_take(&dec->frames,
+							       false));
 		if (ret < 0)
 			return ret;
 	}
@@ -636,7 +602,6 @@ void m2m_decoder_close(struct m2m_decoder *dec)
 		return;
 	m2m_close(dec->dev);
 	m2m_stateless_close(dec->stateless);
-	free(dec->ready);
-	free(dec->held);
+	m2m_codec_frames_free(&dec->frames);
 	free(dec);
 }

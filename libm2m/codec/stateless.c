@@ -67,12 +67,8 @@ struct m2m_stateless {
 	/* Frames sent whose CAPTURE buffer has not come back. */
 	unsigned int in_flight;
 	bool draining;
-	/* Frames decoded and not yet received: CAPTURE buffer indices. */
-	unsigned int *ready;
-	unsigned int ready_head, ready_count;
-	/* Per CAPTURE buffer: the caller holds it. */
-	bool *held;
-	unsigned int held_count;
+	/* Frames decoded and not yet received, and those the caller holds. */
+	struct m2m_codec_frames frames;
 	/* The CAPTURE buffer of the newest frame decoded (-1: none), and
 	 * whether the caller released it: it is queued again only when a
 	 * newer frame is out. */
@@ -238,14 +234,9 @@ static int setup_capture(struct m2m_stateless *sl, uint32_t fourcc,
 			      want);
 	if (n < 0)
 		return n;
-	free(sl->held);
-	free(sl->ready);
-	sl->held = calloc(n, sizeof(*sl->held));
-	sl->ready = calloc(n, sizeof(*sl->ready));
-	if (!sl->held || !sl->ready)
-		return m2m_error(ENOMEM, "m2m_decoder: no memory for %d "
-				 "CAPTURE buffers", n);
-	ret = m2m_stream_on(sl->dev, M2M_QUEUE_CAPTURE);
+	ret = m2m_codec_frames_alloc(&sl->frames, n);
+	if (ret == 0)
+		ret = m2m_stream_on(sl->dev, M2M_QUEUE_CAPTURE);
 	for (i = 0; ret == 0 && i < n; i++)
 		ret = queue_capture(sl, i);
 	sl->capture_ready = ret == 0;
@@ -266,7 +257,8 @@ static unsigned int capture_queued(struct m2m_stateless *sl)
  * releases frames. */
 static bool waits_for_caller(struct m2m_stateless *sl)
 {
-	return sl->ready_count || (sl->capture_ready && !capture_queued(sl));
+	return sl->frames.ready_count ||
+	       (sl->capture_ready && !capture_queued(sl));
 }
 
 /* The CAPTURE buffer of the newest frame: the reference of the next. */
@@ -286,12 +278,11 @@ static int set_newest(struct m2m_stateless *sl, int index)
 static int captured(struct m2m_stateless *sl, struct m2m_buffer *buf)
 {
 	uint64_t frame = buf->timestamp_ns / 1000;
-	unsigned int n = m2m_buffer_count(sl->dev, M2M_QUEUE_CAPTURE);
 
 	if (frame < sl->seek_mark || frame >= sl->next_frame)
 		return m2m_queue_buffer(sl->dev, buf);
 	sl->in_flight--;
-	sl->ready[(sl->ready_head + sl->ready_count++) % n] = buf->index;
+	m2m_codec_frames_add(&sl->frames, buf->index);
 	return set_newest(sl, (int)buf->index);
 }
 
@@ -379,11 +370,12 @@ static int fit_capture(struct m2m_stateless *sl,
 				 "size: it needs an I-frame", hdr->width,
 				 hdr->height);
 	ret = settle(sl, "m2m_decoder_send");
-	if (ret == 0 && (sl->ready_count || sl->held_count))
+	if (ret == 0 && (sl->frames.ready_count || sl->frames.held_count))
 		ret = m2m_error(EAGAIN, "m2m_decoder_send: the stream's size "
 				"changes to %ux%u: receive and release the "
 				"%u frames out first", hdr->width, hdr->height,
-				sl->ready_count + sl->held_count);
+				sl->frames.ready_count +
+				sl->frames.held_count);
 	return ret < 0 ? ret : setup_capture(sl, fourcc, w, h);
 }
 
@@ -522,7 +514,7 @@ int m2m_stateless_send(struct m2m_stateless *sl, const void *data,
  */
 static bool drained(struct m2m_stateless *sl)
 {
-	return sl->draining && !sl->in_flight && !sl->ready_count;
+	return sl->draining && !sl->in_flight && !sl->frames.ready_count;
 }
 
 int m2m_stateless_drain(struct m2m_stateless *sl)
@@ -537,19 +529,14 @@ int m2m_stateless_receive(struct m2m_stateless *sl, struct m2m_frame *frame,
 	int ret;
 
 	for (;;) {
-		if (sl->ready_count) {
-			unsigned int n = m2m_buffer_count(sl->dev,
-							  M2M_QUEUE_CAPTURE);
-			unsigned int index = sl->ready[sl->ready_head];
+		if (sl->frames.ready_count) {
+			unsigned int index = m2m_codec_frames_take(&sl->frames,
+								   true);
 			struct m2m_buffer *buf = m2m_get_buffer(sl->dev,
 					M2M_QUEUE_CAPTURE, index);
 			const struct sent_frame *sent =
 				&sl->sent[buf->timestamp_ns / 1000 % FRAME_RING];
 
-			sl->ready_head = (sl->ready_head + 1) % n;
-			sl->ready_count--;
-			sl->held[index] = true;
-			sl->held_count++;
 			m2m_codec_fill_frame(frame, &sl->capture, &sent->visible,
 					     buf);
 			frame->timestamp_ns = sent->timestamp_ns;
@@ -563,7 +550,7 @@ int m2m_stateless_receive(struct m2m_stateless *sl, struct m2m_frame *frame,
 		ret = service(sl, timeout_ms);
 		if (ret < 0)
 			return ret;
-		if (ret == 0 && !sl->ready_count)
+		if (ret == 0 && !sl->frames.ready_count)
 			return -EAGAIN;
 	}
 }
@@ -571,17 +558,11 @@ int m2m_stateless_receive(struct m2m_stateless *sl, struct m2m_frame *frame,
 int m2m_stateless_release(struct m2m_stateless *sl,
 			  const struct m2m_frame *frame)
 {
-	unsigned int index = frame->buffer->index;
+	int index = m2m_codec_frames_release(&sl->frames, sl->dev, frame);
 
-	if (index >= (unsigned int)m2m_buffer_count(sl->dev,
-						    M2M_QUEUE_CAPTURE) ||
-	    !sl->held[index] ||
-	    m2m_get_buffer(sl->dev, M2M_QUEUE_CAPTURE, index) != frame->buffer)
-		return m2m_error(EINVAL, "m2m_decoder_release: the frame is "
-				 "not one the caller holds");
-	sl->held[index] = false;
-	sl->held_count--;
-	if ((int)index == sl->newest) {
+	if (index < 0)
+		return index;
+	if (index == sl->newest) {
 		sl->newest_released = true;
 		return 0;
 	}
@@ -596,16 +577,11 @@ int m2m_stateless_release(struct m2m_stateless *sl,
  */
 int m2m_stateless_seek(struct m2m_stateless *sl)
 {
-	unsigned int n = m2m_buffer_count(sl->dev, M2M_QUEUE_CAPTURE);
 	int ret = stop_output(sl);
 
-	while (ret == 0 && sl->ready_count) {
-		unsigned int index = sl->ready[sl->ready_head];
-
-		sl->ready_head = (sl->ready_head + 1) % n;
-		sl->ready_count--;
-		ret = queue_capture(sl, index);
-	}
+	while (ret == 0 && sl->frames.ready_count)
+		ret = queue_capture(sl, m2m_codec_frames_take(&sl->frames,
+							      false));
 	if (ret == 0 && sl->newest >= 0 && sl->newest_released)
 		ret = queue_capture(sl, sl->newest);
 	sl->newest = -1;
@@ -670,7 +646,6 @@ void m2m_stateless_close(struct m2m_stateless *sl)
 		close(sl->media_fd);
 	free(sl->requests);
 	free(sl->request_used);
-	free(sl->ready);
-	free(sl->held);
+	m2m_codec_frames_free(&sl->frames);
 	free(sl);
 }
