@@ -382,7 +382,7 @@ static int fit_capture(struct m2m_stateless *sl,
 /* An OUTPUT buffer the node does not hold, with its request reusable. */
 static int free_output(struct m2m_stateless *sl, struct m2m_buffer **out)
 {
-	struct m2m_buffer *buf;
+	struct m2m_buffer *buf = NULL;
 	int ret = 0;
 
 	if (sl->output_streaming)
