@@ -189,6 +189,7 @@ int m2m_alloc_buffers_locked(struct m2m_device *dev, enum m2m_queue queue,
 	}
 	q->memory = memory;
 	q->count = req.count;
+	q->caps = req.capabilities;
 	for (i = 0; i < req.count; i++) {
 		ret = buffer_setup(dev, &q->buffers[i], queue, memory, i);
 		if (ret < 0) {
@@ -275,7 +276,9 @@ static bool owns(const struct m2m_device *dev, const struct m2m_buffer *buf)
 	return false;
 }
 
-int m2m_queue_buffer_locked(struct m2m_device *dev, struct m2m_buffer *buf)
+/* VIDIOC_QBUF of buf, in the media request request_fd (-1: none). */
+static int queue_buffer(struct m2m_device *dev, struct m2m_buffer *buf,
+			int request_fd)
 {
 	struct v4l2_plane planes[VIDEO_MAX_PLANES];
 	const struct m2m_format *fmt;
@@ -322,10 +325,29 @@ int m2m_queue_buffer_locked(struct m2m_device *dev, struct m2m_buffer *buf)
 		else if (buf->memory == M2M_MEMORY_DMABUF)
 			pl->m.fd = buf->fd[p];
 	}
+	if (request_fd >= 0) {
+		v.flags |= V4L2_BUF_FLAG_REQUEST_FD;
+		v.request_fd = request_fd;
+	}
 	ret = M2M_IOCTL(dev, VIDIOC_QBUF, &v);
 	if (ret == 0)
 		buf->queued = 1;
 	return ret;
+}
+
+int m2m_queue_buffer_locked(struct m2m_device *dev, struct m2m_buffer *buf)
+{
+	return queue_buffer(dev, buf, -1);
+}
+
+int m2m_queue_buffer_request(struct m2m_device *dev, struct m2m_buffer *buf,
+			     int request_fd)
+{
+	M2M_ENTER(dev);
+	if (request_fd < 0)
+		return m2m_leave(dev, m2m_error(EINVAL, "%s: request_fd is "
+						"%d", __func__, request_fd));
+	return m2m_leave(dev, queue_buffer(dev, buf, request_fd));
 }
 
 int m2m_queue_buffer(struct m2m_device *dev, struct m2m_buffer *buf)

@@ -342,3 +342,30 @@ int m2m_get_control_by_name(struct m2m_device *dev, int64_t *value,
 		ret = get_value(dev, c, value);
 	return m2m_leave(dev, ret);
 }
+
+int m2m_set_control_request(struct m2m_device *dev, uint32_t id,
+			    const void *ptr, uint32_t size, int request_fd)
+{
+	const struct m2m_control_info *c;
+	struct v4l2_ext_control ctrl = {
+		.id = id,
+		.size = size,
+		.ptr = (void *)ptr,
+	};
+	struct v4l2_ext_controls ctrls = {
+		.which = V4L2_CTRL_WHICH_REQUEST_VAL,
+		.request_fd = request_fd,
+		.count = 1,
+		.controls = &ctrl,
+	};
+	int ret;
+
+	M2M_ENTER(dev);
+	ret = lookup(dev, &c, NULL, id, false, __func__);
+	if (ret == 0 && c->type < V4L2_CTRL_COMPOUND_TYPES)
+		ret = m2m_error(EINVAL, "%s: \"%s\" is not a compound control",
+				__func__, c->name);
+	if (ret == 0)
+		ret = M2M_IOCTL(dev, VIDIOC_S_EXT_CTRLS, &ctrls);
+	return m2m_leave(dev, ret);
+}

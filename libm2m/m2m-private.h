@@ -11,6 +11,7 @@
  * buffer.c     buffers, streaming, draining
  * event.c      events, source changes
  * convert.c    one-call conversion, on top of buffer.c
+ * media.c      a node's media device, and its requests
  * inprocess/   the in-process device, a transport of its own
  */
 #ifndef M2M_PRIVATE_H
@@ -34,6 +35,8 @@ struct m2m_queue_state {
 	 * while they exist. */
 	struct m2m_format format;
 	bool streaming;
+	/* V4L2_BUF_CAP_* that REQBUFS reported for them. */
+	uint32_t caps;
 	/* The buffers are m2m_convert()'s, allocated and started by it. */
 	bool for_convert;
 };
@@ -161,5 +164,27 @@ int m2m_dequeue_buffer_locked(struct m2m_device *dev, struct m2m_buffer **out,
 			      enum m2m_queue queue, int timeout_ms,
 			      enum m2m_wait_lock lock);
 int m2m_stream_locked(struct m2m_device *dev, enum m2m_queue queue, bool on);
+
+/* buffer.c: VIDIOC_QBUF of buf in the media request request_fd. */
+int m2m_queue_buffer_request(struct m2m_device *dev, struct m2m_buffer *buf,
+			     int request_fd);
+
+/* control.c: set a compound control's value (size bytes at ptr) in the
+ * media request request_fd (V4L2_CTRL_WHICH_REQUEST_VAL). */
+int m2m_set_control_request(struct m2m_device *dev, uint32_t id,
+			    const void *ptr, uint32_t size, int request_fd);
+
+/*
+ * media.c. The media device dev's node belongs to (the one whose
+ * topology lists its device number), opened into *media_fd: 0, or
+ * -ENODEV when there is none (an in-process device has none).
+ */
+int m2m_media_open_for(struct m2m_device *dev, int *media_fd);
+/* MEDIA_IOC_REQUEST_ALLOC: -ENOTTY when the device takes no requests. */
+int m2m_media_request_alloc(int media_fd, int *req_fd);
+int m2m_media_request_queue(int req_fd);
+int m2m_media_request_reinit(int req_fd);
+/* Wait for a queued request to complete: 1 done, 0 on timeout. */
+int m2m_media_request_wait(int req_fd, int timeout_ms);
 
 #endif /* M2M_PRIVATE_H */

@@ -4,9 +4,10 @@
  * libm2m's codecs: a stateful decoder and a stateful encoder, driven
  * exactly as the kernel's Documentation/userspace-api/media/v4l/
  * dev-decoder.rst and dev-encoder.rst say, over any m2m codec node
- * (vicodec's, bcm2835-codec, venus, MFC, coda, wave5), and the FWHT
- * bitstream's frame header, the one bitstream libm2m parses (vicodec's
- * format).
+ * (vicodec's, bcm2835-codec, venus, MFC, coda, wave5); the same decoder
+ * on a stateless FWHT node (vicodec's, dev-stateless-decoder.rst, the
+ * request API); and the FWHT bitstream's frame header, the one bitstream
+ * libm2m parses (vicodec's format).
  *
  * The decoder is a pull loop, as FFmpeg's send_packet/receive_frame:
  * m2m_decoder_send() gives it coded bytes, m2m_decoder_receive() takes a
@@ -86,13 +87,16 @@ struct m2m_frame {
 	/** Its layout: the decoder's CAPTURE format when it was made (a
 	 *  coded size, whose lines may go past the picture). */
 	struct m2m_format format;
-	/** The picture within it (V4L2's COMPOSE rectangle on CAPTURE). */
+	/** The picture within it (V4L2's COMPOSE rectangle on CAPTURE; on
+	 *  a stateless node, the frame header's size). */
 	struct m2m_rect visible;
 	/** Its memory planes, mapped; format.num_planes of them. */
 	void *data[M2M_MAX_PLANES];
 	/** Bytes of each plane that hold the frame. */
 	uint32_t bytesused[M2M_MAX_PLANES];
-	/** The timestamp of the coded data it came from. */
+	/** The timestamp of the coded data it came from: in microseconds,
+	 *  as V4L2 carries it (ns / 1000 * 1000); on a stateless node, to
+	 *  the nanosecond as sent. */
 	uint64_t timestamp_ns;
 	/** Frame number on CAPTURE, from 0 after open, a seek or a drain. */
 	uint32_t sequence;
@@ -108,12 +112,22 @@ struct m2m_frame {
  * subscription to SOURCE_CHANGE. CAPTURE is set up when the decoder has
  * read the stream's header, or at once when the options give the size.
  *
+ * A node whose OUTPUT lists 'SFWH' (V4L2_PIX_FMT_FWHT_STATELESS) and not
+ * 'FWHT' is a stateless FWHT decoder: with coded_fourcc 'FWHT' (or
+ * 'SFWH') the decoder drives it through the request API, its media device
+ * (the one whose topology lists the node) open with the decoder and one
+ * request per OUTPUT buffer. The caller sends the same FWHT frames; the
+ * differences are told at each call. CAPTURE is set up at the first
+ * frame, from its header, with held_frames + 2 buffers (the frames held,
+ * the one decoded into, and the reference).
+ *
  * @param[out] out  the decoder; NULL on failure
  * @param name      a device node or a driver name, as m2m_open() takes
  * @param opts      options (coded_fourcc required)
  * @return 0, -ENODEV when the node does not decode coded_fourcc (its
- *         OUTPUT queue does not list it as a compressed format), or a
- *         negative errno
+ *         OUTPUT queue does not list it as a compressed format), or is a
+ *         stateless node with no media device or whose OUTPUT takes no
+ *         requests; or a negative errno
  */
 M2M_EXPORT int m2m_decoder_open(struct m2m_decoder **out, const char *name,
 				const struct m2m_decoder_options *opts);
@@ -133,6 +147,14 @@ M2M_EXPORT struct m2m_device *m2m_decoder_device(struct m2m_decoder *dec);
  * into an OUTPUT buffer. Sending after a drain ended starts a new stream
  * (V4L2_DEC_CMD_START, and CAPTURE restarted), losing no frame.
  *
+ * On a stateless node: exactly one whole FWHT frame (header and
+ * payload), queued in a media request with the header's fields, which
+ * then need not be unique timestamps: the decoder uses its own to find
+ * references. A frame larger than CAPTURE's format waits for the frames
+ * in flight and for the caller to release the frames it holds (-EAGAIN),
+ * then CAPTURE is reallocated. Sending after a drain goes on with the
+ * same stream.
+ *
  * @param data          the bytes
  * @param size          how many, at most an OUTPUT buffer's size
  * @param timestamp_ns  carried to the frame decoded from them
@@ -140,7 +162,12 @@ M2M_EXPORT struct m2m_device *m2m_decoder_device(struct m2m_decoder *dec);
  *         waits for the caller to receive or release frames first;
  *         -ETIMEDOUT when it took nothing within the options' timeout;
  *         -ENOSPC when size is more than an OUTPUT buffer holds;
- *         -EIO when the decoder failed; or a negative errno
+ *         -EIO when the decoder failed; on a stateless node -EINVAL,
+ *         with nothing queued, when the bytes are not one whole FWHT
+ *         frame, when a P-frame has no frame to refer to (the first, or
+ *         the first after a seek or a reallocation of CAPTURE: it needs
+ *         an I-frame), or when the node refuses the header; or a
+ *         negative errno
  */
 M2M_EXPORT int m2m_decoder_send(struct m2m_decoder *dec, const void *data,
 				size_t size, uint64_t timestamp_ns);
@@ -149,7 +176,9 @@ M2M_EXPORT int m2m_decoder_send(struct m2m_decoder *dec, const void *data,
  * Drain (dev-decoder.rst, "Drain"): V4L2_DEC_CMD_STOP; the decoder
  * finishes what it was sent, and m2m_decoder_receive() gives those frames,
  * then -ENODATA. The end is the CAPTURE buffer flagged LAST or -EPIPE,
- * never a count of buffers, nor the deprecated EOS event.
+ * never a count of buffers, nor the deprecated EOS event. A stateless
+ * node has no command (dev-stateless-decoder.rst): the drain is over when
+ * every frame sent came back and was received.
  * @return 0 or a negative errno
  */
 M2M_EXPORT int m2m_decoder_drain(struct m2m_decoder *dec);
@@ -160,7 +189,9 @@ M2M_EXPORT int m2m_decoder_drain(struct m2m_decoder *dec);
  * handled here: the frames of the old size come first; then CAPTURE
  * restarts in the new format, reusing its buffers when they are large
  * enough, otherwise allocating new ones, which waits until the caller has
- * released every frame it holds (-EBUSY until then).
+ * released every frame it holds (-EBUSY until then). On a stateless
+ * node, -EAGAIN comes at once when nothing can come: no frame in flight,
+ * or every CAPTURE buffer held by the caller or kept as the reference.
  *
  * @param[out] frame    the frame
  * @param timeout_ms    how long to wait: 0 not at all, -1 forever
@@ -171,7 +202,10 @@ M2M_EXPORT int m2m_decoder_drain(struct m2m_decoder *dec);
 M2M_EXPORT int m2m_decoder_receive(struct m2m_decoder *dec,
 				   struct m2m_frame *frame, int timeout_ms);
 
-/** Give a frame back to the decoder (its buffer is queued again). */
+/** Give a frame back to the decoder (its buffer is queued again; on a
+ *  stateless node, the newest frame's buffer once a newer frame is out,
+ *  since the node reads the next P-frame's reference from it). Frames
+ *  are the decoder's to read, not to write. */
 M2M_EXPORT int m2m_decoder_release(struct m2m_decoder *dec,
 				   const struct m2m_frame *frame);
 
@@ -179,15 +213,17 @@ M2M_EXPORT int m2m_decoder_release(struct m2m_decoder *dec,
  * Seek (dev-decoder.rst, "Seek"): the coded data sent so far and not yet
  * decoded is dropped (STREAMOFF and STREAMON of OUTPUT), and so is every
  * frame decoded from it that was not received; data sent afterwards
- * decodes as a new start, from a key frame.
+ * decodes as a new start, from a key frame (on a stateless node, a
+ * P-frame next is -EINVAL).
  * @return 0 or a negative errno
  */
 M2M_EXPORT int m2m_decoder_seek(struct m2m_decoder *dec);
 
 /**
- * The decoded format (CAPTURE), and the picture within it.
- * @return 0, -EAGAIN before the decoder has read the stream's header, or
- *         a negative errno
+ * The decoded format (CAPTURE), and the picture within it (on a
+ * stateless node, the last frame sent's).
+ * @return 0, -EAGAIN before the decoder has read the stream's header (on
+ *         a stateless node, before the first frame), or a negative errno
  */
 M2M_EXPORT int m2m_decoder_get_format(struct m2m_decoder *dec,
 				      struct m2m_format *format,

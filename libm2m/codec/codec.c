@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* What the decoder and the encoder share: see codec.h. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codec.h"
@@ -89,6 +90,84 @@ struct m2m_buffer *m2m_codec_free_output(struct m2m_device *dev)
 			return b;
 	}
 	return NULL;
+}
+
+int m2m_codec_frames_alloc(struct m2m_codec_frames *f, unsigned int count)
+{
+	unsigned int *ready = calloc(count, sizeof(*ready));
+	bool *held = calloc(count, sizeof(*held));
+
+	if (!ready || !held) {
+		free(ready);
+		free(held);
+		return m2m_error(ENOMEM, "m2m_decoder: no memory for %u "
+				 "CAPTURE buffers", count);
+	}
+	m2m_codec_frames_free(f);
+	f->count = count;
+	f->ready = ready;
+	f->held = held;
+	return 0;
+}
+
+void m2m_codec_frames_free(struct m2m_codec_frames *f)
+{
+	free(f->ready);
+	free(f->held);
+	memset(f, 0, sizeof(*f));
+}
+
+void m2m_codec_frames_add(struct m2m_codec_frames *f, unsigned int index)
+{
+	f->ready[(f->ready_head + f->ready_count++) % f->count] = index;
+}
+
+unsigned int m2m_codec_frames_take(struct m2m_codec_frames *f, bool hold)
+{
+	unsigned int index = f->ready[f->ready_head];
+
+	f->ready_head = (f->ready_head + 1) % f->count;
+	f->ready_count--;
+	if (hold) {
+		f->held[index] = true;
+		f->held_count++;
+	}
+	return index;
+}
+
+int m2m_codec_frames_release(struct m2m_codec_frames *f,
+			     struct m2m_device *dev,
+			     const struct m2m_frame *frame)
+{
+	unsigned int index = frame->buffer->index;
+
+	if (index >= f->count || !f->held[index] ||
+	    m2m_get_buffer(dev, M2M_QUEUE_CAPTURE, index) != frame->buffer)
+		return m2m_error(EINVAL, "m2m_decoder_release: the frame is "
+				 "not one the caller holds");
+	f->held[index] = false;
+	f->held_count--;
+	return (int)index;
+}
+
+void m2m_codec_fill_frame(struct m2m_frame *frame,
+			  const struct m2m_format *format,
+			  const struct m2m_rect *visible,
+			  struct m2m_buffer *buf)
+{
+	unsigned int p;
+
+	memset(frame, 0, sizeof(*frame));
+	frame->format = *format;
+	frame->visible = *visible;
+	for (p = 0; p < buf->num_planes && p < M2M_MAX_PLANES; p++) {
+		frame->data[p] = buf->data[p];
+		frame->bytesused[p] = buf->bytesused[p];
+	}
+	frame->timestamp_ns = buf->timestamp_ns;
+	frame->sequence = buf->sequence;
+	frame->flags = buf->flags & M2M_BUFFER_ERROR;
+	frame->buffer = buf;
 }
 
 /* Where a colour plane starts: its memory plane's bytes before it. */

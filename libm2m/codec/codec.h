@@ -42,6 +42,62 @@ int m2m_codec_take_output(struct m2m_device *dev);
 /* An OUTPUT buffer the device does not hold, or NULL. */
 struct m2m_buffer *m2m_codec_free_output(struct m2m_device *dev);
 
+/*
+ * A decoder's CAPTURE buffers on the caller's side: the frames decoded and
+ * not yet received, in the order they came, and those the caller holds.
+ */
+struct m2m_codec_frames {
+	unsigned int count;	/* CAPTURE buffers */
+	unsigned int *ready;
+	unsigned int ready_head, ready_count;
+	bool *held;
+	unsigned int held_count;
+};
+
+/* For count CAPTURE buffers, none ready or held; on failure (-ENOMEM)
+ * f is as it was. */
+int m2m_codec_frames_alloc(struct m2m_codec_frames *f, unsigned int count);
+void m2m_codec_frames_free(struct m2m_codec_frames *f);
+/* CAPTURE buffer index holds a decoded frame for the caller. */
+void m2m_codec_frames_add(struct m2m_codec_frames *f, unsigned int index);
+/* The oldest ready frame's buffer, held by the caller from now when hold
+ * says so (received), else not (dropped); there must be one. */
+unsigned int m2m_codec_frames_take(struct m2m_codec_frames *f, bool hold);
+/* The caller gives frame back: its buffer index, or -EINVAL with a
+ * message when the caller does not hold it. */
+int m2m_codec_frames_release(struct m2m_codec_frames *f,
+			     struct m2m_device *dev,
+			     const struct m2m_frame *frame);
+
+/* A decoded frame of buf in that format and picture. */
+void m2m_codec_fill_frame(struct m2m_frame *frame,
+			  const struct m2m_format *format,
+			  const struct m2m_rect *visible,
+			  struct m2m_buffer *buf);
+
+/*
+ * stateless.c: the decoder on a stateless node, which m2m_decoder_open()
+ * picks when the node's OUTPUT lists 'SFWH' (and not 'FWHT') and the
+ * caller sends FWHT; the decoder's calls go to their counterparts here,
+ * their arguments checked.
+ */
+struct m2m_stateless;
+bool m2m_stateless_takes(struct m2m_device *dev, uint32_t coded_fourcc);
+int m2m_stateless_open(struct m2m_stateless **out, struct m2m_device *dev,
+		       const struct m2m_decoder_options *opts);
+void m2m_stateless_close(struct m2m_stateless *sl);
+int m2m_stateless_send(struct m2m_stateless *sl, const void *data,
+		       size_t size, uint64_t timestamp_ns);
+int m2m_stateless_drain(struct m2m_stateless *sl);
+int m2m_stateless_receive(struct m2m_stateless *sl, struct m2m_frame *frame,
+			  int timeout_ms);
+int m2m_stateless_release(struct m2m_stateless *sl,
+			  const struct m2m_frame *frame);
+int m2m_stateless_seek(struct m2m_stateless *sl);
+int m2m_stateless_get_format(struct m2m_stateless *sl,
+			     struct m2m_format *format,
+			     struct m2m_rect *visible);
+
 /* Copy the lines both layouts of one fourcc have, plane by plane. */
 int m2m_codec_copy_frame(void *dst, const struct m2m_format *dst_fmt,
 			 const void *src, const struct m2m_format *src_fmt);
@@ -56,5 +112,13 @@ int m2m_encoder_open_memory(struct m2m_encoder **out, const char *name,
  * device in the encoder's own layout (its OUTPUT format), as fd. */
 int m2m_encoder_queue_dmabuf(struct m2m_encoder *enc, unsigned int index,
 			     int fd, uint64_t timestamp_ns);
+
+/*
+ * fwht.c: the raw format vicodec decodes an FWHT frame of this header
+ * into (wanted, when it is one that fits; else the first that does), and
+ * the coded size, in whole blocks: 0, or -EINVAL when none fits.
+ */
+int m2m_fwht_raw_format(uint32_t *fourcc, uint32_t *width, uint32_t *height,
+			const struct m2m_fwht_header *hdr, uint32_t wanted);
 
 #endif

@@ -22,6 +22,8 @@
 struct m2m_decoder {
 	struct m2m_device *dev;
 	struct m2m_decoder_options opts;
+	/* A stateless node's decoder (stateless.c): the calls go there. */
+	struct m2m_stateless *stateless;
 	/* CAPTURE is set up and streaming in the format below. */
 	bool capture_ready;
 	struct m2m_format capture;
@@ -32,12 +34,8 @@ struct m2m_decoder {
 	bool reconfigure;
 	/* OUTPUT started; STOP sent; drained once its LAST came. */
 	struct m2m_codec_flow flow;
-	/* Frames decoded and not yet received: CAPTURE buffer indices. */
-	unsigned int *ready;
-	unsigned int ready_head, ready_count;
-	/* Per CAPTURE buffer: the caller holds it. */
-	bool *held;
-	unsigned int held_count;
+	/* Frames decoded and not yet received, and those the caller holds. */
+	struct m2m_codec_frames frames;
 	/* After a seek, the timestamps sent since (in microseconds, as V4L2
 	 * carries them): frames with others were decoded before it. */
 	bool after_seek;
@@ -60,7 +58,7 @@ static int start_capture(struct m2m_decoder *dec)
 	int ret = m2m_stream_on(dec->dev, M2M_QUEUE_CAPTURE);
 
 	for (i = 0; ret == 0 && i < count; i++)
-		if (!dec->held[i])
+		if (!dec->frames.held[i])
 			ret = queue_capture(dec, i);
 	dec->capture_ready = ret == 0;
 	return ret;
@@ -102,7 +100,6 @@ static unsigned int capture_count(struct m2m_decoder *dec)
 static int setup_capture(struct m2m_decoder *dec)
 {
 	unsigned int want = capture_count(dec);
-	bool *held;
 	int n, ret;
 
 	if (dec->opts.capture_fourcc) {
@@ -123,19 +120,8 @@ static int setup_capture(struct m2m_decoder *dec)
 			      want);
 	if (n < 0)
 		return n;
-	held = calloc(n, sizeof(*held));
-	free(dec->ready);
-	dec->ready = calloc(n, sizeof(*dec->ready));
-	if (!held || !dec->ready) {
-		free(held);
-		return m2m_error(ENOMEM, "m2m_decoder: no memory for %d "
-				 "CAPTURE buffers", n);
-	}
-	free(dec->held);
-	dec->held = held;
-	dec->held_count = 0;
-	dec->ready_head = dec->ready_count = 0;
-	return start_capture(dec);
+	ret = m2m_codec_frames_alloc(&dec->frames, n);
+	return ret < 0 ? ret : start_capture(dec);
 }
 
 /* Whether every plane of every CAPTURE buffer holds the new format. */
@@ -178,14 +164,14 @@ static int reconfigure(struct m2m_decoder *dec)
 	if (buffers_fit(dec, capture_count(dec))) {
 		ret = start_capture(dec);
 	} else {
-		if (dec->held_count)
+		if (dec->frames.held_count)
 			return m2m_error(EBUSY, "m2m_decoder_receive: the "
 					 "stream's size changed to %ux%u: "
 					 "release the %u frames held so that "
 					 "CAPTURE can be allocated again",
 					 dec->capture.width,
 					 dec->capture.height,
-					 dec->held_count);
+					 dec->frames.held_count);
 		ret = setup_capture(dec);
 	}
 	if (ret == 0)
@@ -231,12 +217,10 @@ static int captured(struct m2m_decoder *dec, struct m2m_buffer *buf)
 {
 	bool empty = buf->bytesused[0] == 0 && !(buf->flags & M2M_BUFFER_ERROR);
 	bool stale = dec->after_seek && !sent_since_seek(dec, buf->timestamp_ns);
-	unsigned int n = m2m_buffer_count(dec->dev, M2M_QUEUE_CAPTURE);
 	int ret = 0;
 
 	if (!empty && !stale)
-		dec->ready[(dec->ready_head + dec->ready_count++) % n] =
-			buf->index;
+		m2m_codec_frames_add(&dec->frames, buf->index);
 	else if (!(buf->flags & M2M_BUFFER_LAST))
 		ret = m2m_queue_buffer(dec->dev, buf);
 	if (buf->flags & M2M_BUFFER_LAST)
@@ -346,9 +330,9 @@ static bool waits_for_caller(struct m2m_decoder *dec)
 {
 	unsigned int count = m2m_buffer_count(dec->dev, M2M_QUEUE_CAPTURE);
 
-	return dec->ready_count ||
-	       (dec->capture_ready && dec->held_count >= count) ||
-	       (dec->reconfigure && dec->held_count);
+	return dec->frames.ready_count ||
+	       (dec->capture_ready && dec->frames.held_count >= count) ||
+	       (dec->reconfigure && dec->frames.held_count);
 }
 
 /*
@@ -363,7 +347,7 @@ static int restart_capture(struct m2m_decoder *dec)
 {
 	int ret;
 
-	if (!dec->capture_ready || dec->ready_count)
+	if (!dec->capture_ready || dec->frames.ready_count)
 		return 0;
 	ret = m2m_stream_off(dec->dev, M2M_QUEUE_CAPTURE);
 	if (ret < 0)
@@ -381,6 +365,9 @@ int m2m_decoder_send(struct m2m_decoder *dec, const void *data, size_t size,
 	if (!dec || (!data && size))
 		return m2m_error(EINVAL, "m2m_decoder_send: %s is NULL",
 				 dec ? "data" : "dec");
+	if (dec->stateless)
+		return m2m_stateless_send(dec->stateless, data, size,
+					  timestamp_ns);
 	if (dec->flow.drained || dec->flow.draining) {
 		/* A new stream after a drain (dev-decoder.rst, "Drain"). */
 		ret = m2m_codec_cmd(dec->dev, true, V4L2_DEC_CMD_START, false);
@@ -423,25 +410,9 @@ int m2m_decoder_drain(struct m2m_decoder *dec)
 {
 	if (!dec)
 		return m2m_error(EINVAL, "m2m_decoder_drain: dec is NULL");
+	if (dec->stateless)
+		return m2m_stateless_drain(dec->stateless);
 	return m2m_codec_drain(dec->dev, &dec->flow);
-}
-
-static void fill_frame(struct m2m_decoder *dec, struct m2m_frame *frame,
-		       struct m2m_buffer *buf)
-{
-	unsigned int p;
-
-	memset(frame, 0, sizeof(*frame));
-	frame->format = dec->capture;
-	frame->visible = dec->visible;
-	for (p = 0; p < buf->num_planes && p < M2M_MAX_PLANES; p++) {
-		frame->data[p] = buf->data[p];
-		frame->bytesused[p] = buf->bytesused[p];
-	}
-	frame->timestamp_ns = buf->timestamp_ns;
-	frame->sequence = buf->sequence;
-	frame->flags = buf->flags & M2M_BUFFER_ERROR;
-	frame->buffer = buf;
 }
 
 int m2m_decoder_receive(struct m2m_decoder *dec, struct m2m_frame *frame,
@@ -452,18 +423,18 @@ int m2m_decoder_receive(struct m2m_decoder *dec, struct m2m_frame *frame,
 	if (!dec || !frame)
 		return m2m_error(EINVAL, "m2m_decoder_receive: %s is NULL",
 				 dec ? "frame" : "dec");
+	if (dec->stateless)
+		return m2m_stateless_receive(dec->stateless, frame, timeout_ms);
 	for (;;) {
-		if (dec->ready_count) {
-			unsigned int n = m2m_buffer_count(dec->dev,
-							  M2M_QUEUE_CAPTURE);
-			unsigned int index = dec->ready[dec->ready_head];
+		if (dec->frames.ready_count) {
+			unsigned int index = m2m_codec_frames_take(&dec->frames,
+								   true);
 
-			dec->ready_head = (dec->ready_head + 1) % n;
-			dec->ready_count--;
-			dec->held[index] = true;
-			dec->held_count++;
-			fill_frame(dec, frame, m2m_get_buffer(dec->dev,
-					M2M_QUEUE_CAPTURE, index));
+			m2m_codec_fill_frame(frame, &dec->capture,
+					     &dec->visible,
+					     m2m_get_buffer(dec->dev,
+							    M2M_QUEUE_CAPTURE,
+							    index));
 			return 0;
 		}
 		if (dec->flow.drained)
@@ -477,7 +448,7 @@ int m2m_decoder_receive(struct m2m_decoder *dec, struct m2m_frame *frame,
 		ret = service(dec, timeout_ms);
 		if (ret < 0)
 			return ret;
-		if (ret == 0 && !dec->ready_count && !dec->flow.drained &&
+		if (ret == 0 && !dec->frames.ready_count && !dec->flow.drained &&
 		    !dec->reconfigure)
 			return -EAGAIN;
 	}
@@ -485,20 +456,16 @@ int m2m_decoder_receive(struct m2m_decoder *dec, struct m2m_frame *frame,
 
 int m2m_decoder_release(struct m2m_decoder *dec, const struct m2m_frame *frame)
 {
-	unsigned int index;
+	int ret;
 
 	if (!dec || !frame || !frame->buffer)
 		return m2m_error(EINVAL, "m2m_decoder_release: %s is NULL",
 				 !dec ? "dec" : "frame");
-	index = frame->buffer->index;
-	if (index >= (unsigned int)m2m_buffer_count(dec->dev,
-						    M2M_QUEUE_CAPTURE) ||
-	    !dec->held[index] ||
-	    m2m_get_buffer(dec->dev, M2M_QUEUE_CAPTURE, index) != frame->buffer)
-		return m2m_error(EINVAL, "m2m_decoder_release: the frame is "
-				 "not one the caller holds");
-	dec->held[index] = false;
-	dec->held_count--;
+	if (dec->stateless)
+		return m2m_stateless_release(dec->stateless, frame);
+	ret = m2m_codec_frames_release(&dec->frames, dec->dev, frame);
+	if (ret < 0)
+		return ret;
 	/* Stopped CAPTURE (a resolution change) takes it at its restart. */
 	return dec->capture_ready ? m2m_queue_buffer(dec->dev, frame->buffer) :
 				    0;
@@ -506,11 +473,12 @@ int m2m_decoder_release(struct m2m_decoder *dec, const struct m2m_frame *frame)
 
 int m2m_decoder_seek(struct m2m_decoder *dec)
 {
-	unsigned int n, i;
 	int ret;
 
 	if (!dec)
 		return m2m_error(EINVAL, "m2m_decoder_seek: dec is NULL");
+	if (dec->stateless)
+		return m2m_stateless_seek(dec->stateless);
 	if (dec->flow.output_streaming) {
 		ret = m2m_stream_off(dec->dev, M2M_QUEUE_OUTPUT);
 		if (ret < 0)
@@ -518,13 +486,9 @@ int m2m_decoder_seek(struct m2m_decoder *dec)
 		dec->flow.output_streaming = false;
 	}
 	/* Frames decoded before the seek and not received go back. */
-	n = m2m_buffer_count(dec->dev, M2M_QUEUE_CAPTURE);
-	for (i = 0; dec->ready_count; i++) {
-		unsigned int index = dec->ready[dec->ready_head];
-
-		dec->ready_head = (dec->ready_head + 1) % n;
-		dec->ready_count--;
-		ret = queue_capture(dec, index);
+	while (dec->frames.ready_count) {
+		ret = queue_capture(dec, m2m_codec_frames_take(&dec->frames,
+							       false));
 		if (ret < 0)
 			return ret;
 	}
@@ -539,6 +503,9 @@ int m2m_decoder_get_format(struct m2m_decoder *dec, struct m2m_format *format,
 	if (!dec || !format)
 		return m2m_error(EINVAL, "m2m_decoder_get_format: %s is NULL",
 				 dec ? "format" : "dec");
+	if (dec->stateless)
+		return m2m_stateless_get_format(dec->stateless, format,
+						visible);
 	if (!dec->capture_ready && !dec->reconfigure)
 		return m2m_error(EAGAIN, "m2m_decoder_get_format: the decoder "
 				 "has not read the stream's header yet");
@@ -620,7 +587,9 @@ int m2m_decoder_open(struct m2m_decoder **out, const char *name,
 	/* Dequeues never block: service() waits, with a timeout. */
 	open_opts.flags = M2M_OPEN_NONBLOCK;
 	ret = m2m_open_ext(&dec->dev, name, &open_opts);
-	if (ret == 0)
+	if (ret == 0 && m2m_stateless_takes(dec->dev, opts->coded_fourcc))
+		ret = m2m_stateless_open(&dec->stateless, dec->dev, &dec->opts);
+	else if (ret == 0)
 		ret = init_output(dec);
 	if (ret < 0) {
 		m2m_decoder_close(dec);
@@ -635,7 +604,7 @@ void m2m_decoder_close(struct m2m_decoder *dec)
 	if (!dec)
 		return;
 	m2m_close(dec->dev);
-	free(dec->ready);
-	free(dec->held);
+	m2m_stateless_close(dec->stateless);
+	m2m_codec_frames_free(&dec->frames);
 	free(dec);
 }

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libm2m's stateful decoder (include/m2m/codec.h) on vicodec's stateful
- * decoder, against v4l2-ctl decoding the same streams on the same node:
- * frame for frame identical, through resolution changes, drains and a
- * seek. tests/vm/vicodec-decode encodes the streams with v4l2-ctl
+ * libm2m's decoder (include/m2m/codec.h) on vicodec's stateful decoder
+ * and on its stateless one (the request API), against v4l2-ctl decoding
+ * the same streams on the stateful node: frame for frame identical,
+ * through resolution changes, drains and a seek; and the encoder.
+ * tests/vm/vicodec-decode encodes the streams with v4l2-ctl
  * (--stream-to-hdr) and decodes the references (--stream-to), then runs
  * this program with
  *   VICODEC_DECODER  the decoder node
+ *   VICODEC_STATELESS, VICODEC_MEDIA  the stateless decoder node and the
+ *                    media device vicodec registers (scripts/vm-init)
  *   STREAM_ONE       12 frames at 640x360
  *   STREAM_MIXED     640x360, 1280x720 and 800x480, two frames each, twice
- *   REF_ONE, REF_MIXED  v4l2-ctl's decodes of them: each frame's visible
- *                       picture, tightly packed, back to back
+ *   STREAM_CROPPED   4 frames at 640x360
+ *   REF_ONE, REF_MIXED, REF_CROPPED  v4l2-ctl's decodes of them: each
+ *                    frame's visible picture, tightly packed, back to back
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -18,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <linux/v4l2-controls.h>
 #include <linux/videodev2.h>
@@ -81,18 +86,25 @@ static unsigned int split(const struct bytes *s, const unsigned char **frames,
 	return n;
 }
 
-static struct m2m_decoder *open_decoder(void)
+/* A decoder on the node $var names, for held frames (0: the default). */
+static struct m2m_decoder *open_on(const char *var, unsigned int held)
 {
 	struct m2m_decoder_options opts = M2M_DECODER_OPTIONS_INIT;
 	struct m2m_decoder *dec;
-	const char *node = getenv("VICODEC_DECODER");
+	const char *node = getenv(var);
 	int ret;
 
-	cr_assert(node, "$VICODEC_DECODER is not set");
+	cr_assert(node, "$%s is not set", var);
 	opts.coded_fourcc = FWHT;
+	opts.held_frames = held;
 	ret = m2m_decoder_open(&dec, node, &opts);
 	cr_assert_eq(ret, 0, "m2m_decoder_open: %s", m2m_last_error());
 	return dec;
+}
+
+static struct m2m_decoder *open_decoder(void)
+{
+	return open_on("VICODEC_DECODER", 0);
 }
 
 /* What a decode gave: the frames' bytes back to back, and their count. */
@@ -100,6 +112,7 @@ struct decoded {
 	struct bytes out;
 	unsigned int frames;
 	uint64_t timestamps[64];
+	struct m2m_rect visible[64];
 };
 
 /*
@@ -131,8 +144,10 @@ static void take(struct decoded *d, const struct m2m_frame *f)
 					   f->format.height);
 	}
 	d->out.size += n;
-	if (d->frames < 64)
+	if (d->frames < 64) {
 		d->timestamps[d->frames] = f->timestamp_ns;
+		d->visible[d->frames] = f->visible;
+	}
 	d->frames++;
 }
 
@@ -151,6 +166,19 @@ static int receive_all(struct m2m_decoder *dec, struct decoded *d,
 	return ret;
 }
 
+/* Send a frame, receiving what is ready while the decoder waits for it. */
+static void send_one(struct m2m_decoder *dec, struct decoded *d,
+		     const unsigned char *frame, size_t size, uint64_t ts)
+{
+	int ret;
+
+	while ((ret = m2m_decoder_send(dec, frame, size, ts)) == -EAGAIN)
+		cr_assert_eq(receive_all(dec, d, 0), -EAGAIN, "%s",
+			     m2m_last_error());
+	cr_assert_eq(ret, 0, "send: %s", m2m_last_error());
+	receive_all(dec, d, 0);
+}
+
 /* Send frames [first, first + count) with timestamps (i + 1) ms. */
 static void send_frames(struct m2m_decoder *dec, struct decoded *d,
 			const unsigned char **frames, const size_t *sizes,
@@ -158,18 +186,8 @@ static void send_frames(struct m2m_decoder *dec, struct decoded *d,
 {
 	unsigned int i;
 
-	for (i = first; i < first + count; i++) {
-		uint64_t ts = (uint64_t)(i + 1) * 1000000;
-		int ret;
-
-		while ((ret = m2m_decoder_send(dec, frames[i], sizes[i], ts)) ==
-		       -EAGAIN)
-			cr_assert_eq(receive_all(dec, d, 0), -EAGAIN, "%s",
-				     m2m_last_error());
-		cr_assert_eq(ret, 0, "send of frame %u: %s", i,
-			     m2m_last_error());
-		receive_all(dec, d, 0);
-	}
+	for (i = first; i < first + count; i++)
+		send_one(dec, d, frames[i], sizes[i], (i + 1) * 1000000ull);
 }
 
 /* Drain and take every frame up to the end; the end must come. */
@@ -180,13 +198,15 @@ static void drain(struct m2m_decoder *dec, struct decoded *d)
 		     "the drain did not end: %s", m2m_last_error());
 }
 
-static struct decoded decode(const char *stream_var, unsigned int *count)
+/* A whole stream decoded on the node $node_var, drained. */
+static struct decoded decode_on(const char *node_var, const char *stream_var,
+				unsigned int *count)
 {
 	struct bytes s = read_file(stream_var);
 	const unsigned char *frames[64];
 	size_t sizes[64];
 	unsigned int n = split(&s, frames, sizes, 64);
-	struct m2m_decoder *dec = open_decoder();
+	struct m2m_decoder *dec = open_on(node_var, 0);
 	struct decoded d = { 0 };
 
 	send_frames(dec, &d, frames, sizes, 0, n);
@@ -194,6 +214,11 @@ static struct decoded decode(const char *stream_var, unsigned int *count)
 	m2m_decoder_close(dec);
 	*count = n;
 	return d;
+}
+
+static struct decoded decode(const char *stream_var, unsigned int *count)
+{
+	return decode_on("VICODEC_DECODER", stream_var, count);
 }
 
 static void assert_same(const struct decoded *d, const char *ref_var)
@@ -429,6 +454,356 @@ Test(decoder, open_refuses_a_format_the_node_does_not_decode)
 	cr_assert_null(dec);
 	cr_assert(strstr(m2m_last_error(), "does not decode"), "%s",
 		  m2m_last_error());
+}
+
+/* ----------------------------------------------------------------------
+ * The same decoder on vicodec's stateless node (VICODEC_STATELESS, OUTPUT
+ * 'SFWH', the request API): the same frames as v4l2-ctl's stateful
+ * decode, which vicodec-compliance shows equal to v4l2-ctl's stateless
+ * one.
+ */
+#define STATELESS "VICODEC_STATELESS"
+
+/* The frames of a stream file, at most 64. */
+struct stream {
+	struct bytes file;
+	const unsigned char *frames[64];
+	size_t sizes[64];
+	unsigned int n;
+};
+
+static struct stream read_stream(const char *var)
+{
+	struct stream s = { .file = read_file(var) };
+
+	s.n = split(&s.file, s.frames, s.sizes, 64);
+	cr_assert(s.n >= 4, "%s has %u frames", var, s.n);
+	return s;
+}
+
+Test(stateless, one_size_matches_v4l2_ctl_and_the_stateful_decoder)
+{
+	unsigned int n, m;
+	struct decoded d = decode_on(STATELESS, "STREAM_ONE", &n);
+	struct decoded stateful = decode("STREAM_ONE", &m);
+
+	cr_assert_eq(d.frames, n, "%u frames of %u", d.frames, n);
+	assert_same(&d, "REF_ONE");
+	cr_assert_eq(d.out.size, stateful.out.size);
+	cr_assert(!memcmp(d.out.data, stateful.out.data, d.out.size));
+}
+
+Test(stateless, cropped_stream_matches_v4l2_ctl)
+{
+	unsigned int n;
+	struct decoded d = decode_on(STATELESS, "STREAM_CROPPED", &n);
+
+	cr_assert_eq(d.frames, n, "%u frames of %u", d.frames, n);
+	assert_same(&d, "REF_CROPPED");
+}
+
+Test(stateless, resolution_changes_match_v4l2_ctl_and_follow_each_header)
+{
+	struct stream s = read_stream("STREAM_MIXED");
+	unsigned int n, i;
+	struct decoded d = decode_on(STATELESS, "STREAM_MIXED", &n);
+
+	cr_assert_eq(d.frames, n, "%u frames of %u", d.frames, n);
+	assert_same(&d, "REF_MIXED");
+	for (i = 0; i < n; i++) {
+		struct m2m_fwht_header h;
+
+		m2m_fwht_parse_header(&h, s.frames[i], s.sizes[i]);
+		cr_assert(d.visible[i].width == h.width &&
+			  d.visible[i].height == h.height,
+			  "frame %u: visible %ux%u, header %ux%u", i,
+			  d.visible[i].width, d.visible[i].height, h.width,
+			  h.height);
+	}
+}
+
+/*
+ * vicodec finds a P-frame's reference by timestamp: the caller's, when
+ * repeated, would name the wrong frame. They come back as sent, to the
+ * nanosecond (V4L2 itself carries microseconds).
+ */
+static void timestamps_come_back(const uint64_t *ts)
+{
+	struct stream s = read_stream("STREAM_ONE");
+	struct m2m_decoder *dec = open_on(STATELESS, 0);
+	struct decoded d = { 0 };
+	unsigned int i;
+
+	for (i = 0; i < s.n; i++)
+		send_one(dec, &d, s.frames[i], s.sizes[i], ts[i]);
+	drain(dec, &d);
+	m2m_decoder_close(dec);
+	cr_assert_eq(d.frames, s.n);
+	for (i = 0; i < s.n; i++)
+		cr_assert_eq(d.timestamps[i], ts[i], "frame %u: %llu, sent "
+			     "%llu", i, (unsigned long long)d.timestamps[i],
+			     (unsigned long long)ts[i]);
+	assert_same(&d, "REF_ONE");
+}
+
+Test(stateless, all_zero_timestamps_come_back_and_decode_right)
+{
+	uint64_t ts[64] = { 0 };
+
+	timestamps_come_back(ts);
+}
+
+Test(stateless, repeated_timestamps_come_back_exact_and_decode_right)
+{
+	uint64_t ts[64];
+	unsigned int i;
+
+	for (i = 0; i < 64; i++)
+		ts[i] = 1000000007ull + i / 3;
+	timestamps_come_back(ts);
+}
+
+/*
+ * The caller keeps the two newest frames, releasing each only once two
+ * newer ones are out, and never the last two: every frame decodes right.
+ */
+Test(stateless, holding_frames_keeps_p_frames_right)
+{
+	struct stream s = read_stream("STREAM_ONE");
+	struct m2m_decoder *dec = open_on(STATELESS, 2);
+	struct m2m_frame held[2];
+	struct decoded d = { 0 };
+	unsigned int sent = 0, got = 0;
+	int ret;
+
+	while (got < s.n) {
+		struct m2m_frame f;
+
+		if (sent < s.n) {
+			ret = m2m_decoder_send(dec, s.frames[sent],
+					       s.sizes[sent], sent);
+			if (ret == 0) {
+				sent++;
+				continue;
+			}
+			cr_assert_eq(ret, -EAGAIN, "%s", m2m_last_error());
+		} else {
+			cr_assert_eq(m2m_decoder_drain(dec), 0);
+		}
+		ret = m2m_decoder_receive(dec, &f, 5000);
+		cr_assert_eq(ret, 0, "frame %u: %s", got, m2m_last_error());
+		take(&d, &f);
+		if (got >= 2)
+			cr_assert_eq(m2m_decoder_release(dec, &held[got % 2]),
+				     0, "%s", m2m_last_error());
+		held[got++ % 2] = f;
+	}
+	assert_same(&d, "REF_ONE");
+	m2m_decoder_close(dec);
+}
+
+/*
+ * The newest frame released first, while the caller holds the others:
+ * its buffer is the next P-frame's reference, which vicodec reads from the
+ * buffer itself, so it must not be handed back to decode into. The next
+ * frame waits for a buffer the caller gives back.
+ */
+Test(stateless, releasing_the_reference_first_keeps_the_next_p_frame_right)
+{
+	struct stream s = read_stream("STREAM_ONE");
+	struct m2m_decoder *dec = open_on(STATELESS, 1);
+	struct m2m_frame f[3], next;
+	struct m2m_fwht_header h;
+	struct decoded d = { 0 };
+	unsigned int i;
+
+	m2m_fwht_parse_header(&h, s.frames[3], s.sizes[3]);
+	cr_assert(!(h.flags & V4L2_FWHT_FL_I_FRAME), "frame 3 is no P-frame");
+	/* Three CAPTURE buffers (one held frame, plus two), all filled. */
+	for (i = 0; i < 3; i++)
+		cr_assert_eq(m2m_decoder_send(dec, s.frames[i], s.sizes[i], i),
+			     0, "%s", m2m_last_error());
+	for (i = 0; i < 3; i++) {
+		cr_assert_eq(m2m_decoder_receive(dec, &f[i], 5000), 0, "%s",
+			     m2m_last_error());
+		take(&d, &f[i]);
+	}
+	cr_assert_eq(m2m_decoder_release(dec, &f[2]), 0);
+	cr_assert_eq(m2m_decoder_send(dec, s.frames[3], s.sizes[3], 3), 0,
+		     "%s", m2m_last_error());
+	cr_assert_eq(m2m_decoder_receive(dec, &next, 100), -EAGAIN,
+		     "frame 3 decoded with every other buffer held");
+	for (i = 0; i < 2; i++)
+		cr_assert_eq(m2m_decoder_release(dec, &f[i]), 0);
+	send_frames(dec, &d, s.frames, s.sizes, 4, s.n - 4);
+	drain(dec, &d);
+	m2m_decoder_close(dec);
+	cr_assert_eq(d.frames, s.n);
+	assert_same(&d, "REF_ONE");
+}
+
+Test(stateless, drain_after_none_one_and_n_frames_gives_them)
+{
+	struct stream s = read_stream("STREAM_ONE");
+	unsigned int counts[] = { 0, 1, 12 }, i;
+
+	for (i = 0; i < 3; i++) {
+		struct m2m_decoder *dec = open_on(STATELESS, 0);
+		struct decoded d = { 0 };
+
+		cr_assert(counts[i] <= s.n);
+		send_frames(dec, &d, s.frames, s.sizes, 0, counts[i]);
+		drain(dec, &d);
+		cr_assert_eq(d.frames, counts[i], "%u frames after a drain "
+			     "of %u", d.frames, counts[i]);
+		m2m_decoder_close(dec);
+	}
+}
+
+Test(stateless, sending_after_a_drain_goes_on_with_the_stream)
+{
+	struct stream s = read_stream("STREAM_ONE");
+	struct m2m_decoder *dec = open_on(STATELESS, 0);
+	struct decoded d = { 0 };
+
+	/* The second half starts with P-frames: they refer to the last
+	 * frame before the drain. */
+	send_frames(dec, &d, s.frames, s.sizes, 0, s.n / 2);
+	drain(dec, &d);
+	cr_assert_eq(d.frames, s.n / 2);
+	send_frames(dec, &d, s.frames, s.sizes, s.n / 2, s.n - s.n / 2);
+	drain(dec, &d);
+	m2m_decoder_close(dec);
+	cr_assert_eq(d.frames, s.n);
+	assert_same(&d, "REF_ONE");
+}
+
+Test(stateless, seek_to_the_start_decodes_it_again)
+{
+	struct stream s = read_stream("STREAM_ONE");
+	struct m2m_decoder *dec = open_on(STATELESS, 0);
+	struct decoded after = { 0 };
+	unsigned int i;
+
+	/* Sent and not received: dropped by the seek. */
+	for (i = 0; i < s.n / 2; i++)
+		cr_assert_eq(m2m_decoder_send(dec, s.frames[i], s.sizes[i],
+					      i), 0, "%s", m2m_last_error());
+	cr_assert_eq(m2m_decoder_seek(dec), 0, "%s", m2m_last_error());
+	cr_assert_eq(m2m_decoder_send(dec, s.frames[1], s.sizes[1], 0),
+		     -EINVAL, "a P-frame right after a seek");
+	send_frames(dec, &after, s.frames, s.sizes, 0, s.n);
+	drain(dec, &after);
+	m2m_decoder_close(dec);
+	cr_assert_eq(after.frames, s.n, "%u frames after the seek, of %u",
+		     after.frames, s.n);
+	assert_same(&after, "REF_ONE");
+}
+
+/* After a refused frame the decoder decodes the stream whole. */
+static void refused_then_whole(struct m2m_decoder *dec, struct stream *s)
+{
+	struct decoded d = { 0 };
+
+	send_frames(dec, &d, s->frames, s->sizes, 0, s->n);
+	drain(dec, &d);
+	m2m_decoder_close(dec);
+	cr_assert_eq(d.frames, s->n);
+	assert_same(&d, "REF_ONE");
+}
+
+Test(stateless, a_p_frame_first_is_refused_and_the_decoder_goes_on)
+{
+	struct stream s = read_stream("STREAM_ONE");
+	struct m2m_decoder *dec = open_on(STATELESS, 0);
+	struct m2m_fwht_header h;
+
+	m2m_fwht_parse_header(&h, s.frames[1], s.sizes[1]);
+	cr_assert(!(h.flags & V4L2_FWHT_FL_I_FRAME), "frame 1 is no P-frame");
+	cr_assert_eq(m2m_decoder_send(dec, s.frames[1], s.sizes[1], 0),
+		     -EINVAL);
+	cr_assert(strstr(m2m_last_error(), "P-frame"), "%s",
+		  m2m_last_error());
+	refused_then_whole(dec, &s);
+}
+
+Test(stateless, a_truncated_frame_is_refused_and_the_decoder_goes_on)
+{
+	struct stream s = read_stream("STREAM_ONE");
+	struct m2m_decoder *dec = open_on(STATELESS, 0);
+
+	cr_assert_eq(m2m_decoder_send(dec, s.frames[0], s.sizes[0] - 1, 0),
+		     -EINVAL);
+	cr_assert(strstr(m2m_last_error(), "not one whole FWHT frame"), "%s",
+		  m2m_last_error());
+	cr_assert_eq(m2m_decoder_send(dec, s.frames[0], 20, 0), -EINVAL);
+	refused_then_whole(dec, &s);
+}
+
+static void put_be32(unsigned char *p, uint32_t v);
+
+/* vicodec takes no picture under 640x360: the params control says so. */
+Test(stateless, a_picture_too_small_is_refused_by_the_node_and_it_goes_on)
+{
+	struct stream s = read_stream("STREAM_ONE");
+	struct m2m_decoder *dec = open_on(STATELESS, 0);
+	struct decoded d = { 0 };
+	unsigned char *small = malloc(s.sizes[0]);
+
+	send_one(dec, &d, s.frames[0], s.sizes[0], 0);
+	memcpy(small, s.frames[0], s.sizes[0]);
+	put_be32(small + 12, 320);	/* the header's width */
+	cr_assert_eq(m2m_decoder_send(dec, small, s.sizes[0], 0), -EINVAL);
+	cr_assert(strstr(m2m_last_error(), "VIDIOC_S_EXT_CTRLS"), "%s",
+		  m2m_last_error());
+	drain(dec, &d);
+	cr_assert_eq(d.frames, 1);
+	free(small);
+	m2m_decoder_close(dec);
+}
+
+/* Whether this process has the device node at path open. */
+static bool have_open(const char *path)
+{
+	struct stat want, st;
+	char fd_path[64];
+	int fd;
+
+	cr_assert_eq(stat(path, &want), 0, "%s", path);
+	for (fd = 0; fd < 1024; fd++) {
+		snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", fd);
+		if (stat(fd_path, &st) == 0 && S_ISCHR(st.st_mode) &&
+		    st.st_rdev == want.st_rdev)
+			return true;
+	}
+	return false;
+}
+
+Test(stateless, the_media_device_is_vicodecs_and_closes_with_the_decoder)
+{
+	const char *media = getenv("VICODEC_MEDIA");
+	struct m2m_decoder *dec;
+	struct m2m_format fmt;
+	struct m2m_rect visible;
+	struct stream s = read_stream("STREAM_ONE");
+	struct decoded d = { 0 };
+
+	cr_assert(media, "$VICODEC_MEDIA is not set");
+	cr_assert(!have_open(media));
+	dec = open_decoder();
+	cr_assert(!have_open(media), "the stateful decoder needs no media "
+		  "device");
+	m2m_decoder_close(dec);
+	dec = open_on(STATELESS, 0);
+	cr_assert(have_open(media), "%s is not open", media);
+	cr_assert_eq(m2m_decoder_get_format(dec, &fmt, &visible), -EAGAIN);
+	send_one(dec, &d, s.frames[0], s.sizes[0], 0);
+	cr_assert_eq(m2m_decoder_get_format(dec, &fmt, &visible), 0);
+	cr_assert_eq(fmt.width, 640);
+	cr_assert_eq(fmt.height, 368, "coded height %u", fmt.height);
+	cr_assert_eq(visible.height, 360);
+	m2m_decoder_close(dec);
+	cr_assert(!have_open(media), "%s is open after close", media);
 }
 
 Test(fwht, header_of_every_frame_gives_its_size)
