@@ -68,6 +68,18 @@ bool m2m_codec_lists_coded(struct m2m_device *dev, enum m2m_queue queue,
 	return false;
 }
 
+int m2m_codec_wait(struct m2m_device *dev, unsigned int wanted, int timeout_ms)
+{
+	unsigned int ready;
+	int ret = m2m_wait_for(dev, &ready, wanted, timeout_ms);
+
+	/* IDLE alone (POLLERR: nothing queued that could come back) is no
+	 * news: with every CAPTURE buffer held by the caller and nothing on
+	 * OUTPUT, vicodec says it at once and for ever, and a receive that
+	 * took it for news would spin. */
+	return ret < 0 ? ret : (ready & ~M2M_READY_IDLE) != 0;
+}
+
 int m2m_codec_take_output(struct m2m_device *dev)
 {
 	struct m2m_buffer *buf;

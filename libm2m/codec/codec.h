@@ -36,6 +36,12 @@ int m2m_codec_cmd(struct m2m_device *dev, bool decoder, uint32_t cmd,
 bool m2m_codec_lists_coded(struct m2m_device *dev, enum m2m_queue queue,
 			   uint32_t fourcc);
 
+/* Wait up to timeout_ms for what a codec takes from its device (enum
+ * m2m_ready bits): 1 when some came, 0 on timeout or when the device is
+ * merely idle, or a negative errno. */
+int m2m_codec_wait(struct m2m_device *dev, unsigned int wanted,
+		   int timeout_ms);
+
 /* Take back every OUTPUT buffer the device is done with. */
 int m2m_codec_take_output(struct m2m_device *dev);
 

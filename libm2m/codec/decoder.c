@@ -305,24 +305,21 @@ static int take_capture(struct m2m_decoder *dec)
  */
 static int service(struct m2m_decoder *dec, int timeout_ms)
 {
-	unsigned int ready, wanted = M2M_READY_EVENT | M2M_READY_OUTPUT;
-	int ret;
+	unsigned int wanted = M2M_READY_EVENT | M2M_READY_OUTPUT;
+	int news, ret;
 
 	if (dec->capture_ready)
 		wanted |= M2M_READY_CAPTURE;
-	ret = m2m_wait_for(dec->dev, &ready, wanted, timeout_ms);
-	if (ret < 0)
-		return ret;
+	news = m2m_codec_wait(dec->dev, wanted, timeout_ms);
+	if (news < 0)
+		return news;
 	/* Events first: a SOURCE_CHANGE decides what a LAST means. */
 	ret = take_events(dec);
 	if (ret == 0)
 		ret = take_output(dec);
 	if (ret == 0)
 		ret = take_capture(dec);
-	/* IDLE alone (POLLERR: nothing queued that could come back) is no
-	 * news: with everything held by the caller it would be said at once
-	 * for ever, and a receive would spin. */
-	return ret < 0 ? ret : (ready & ~M2M_READY_IDLE) != 0;
+	return ret < 0 ? ret : news;
 }
 
 /* The decoder can make no frame until the caller receives or releases. */

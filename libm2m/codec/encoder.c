@@ -181,14 +181,14 @@ static int captured(struct m2m_encoder *enc, struct m2m_buffer *buf)
  * something was ready, 0 on timeout, or a negative errno. */
 static int service(struct m2m_encoder *enc, int timeout_ms)
 {
-	unsigned int ready;
+	int news;
 	struct m2m_buffer *buf;
 	int ret;
 
-	ret = m2m_wait_for(enc->dev, &ready,
-			   M2M_READY_CAPTURE | M2M_READY_OUTPUT, timeout_ms);
-	if (ret < 0)
-		return ret;
+	news = m2m_codec_wait(enc->dev, M2M_READY_CAPTURE | M2M_READY_OUTPUT,
+			      timeout_ms);
+	if (news < 0)
+		return news;
 	ret = enc->flow.output_streaming ? m2m_codec_take_output(enc->dev) : 0;
 	while (ret == 0 && !enc->flow.drained) {
 		ret = m2m_dequeue_buffer(enc->dev, &buf, M2M_QUEUE_CAPTURE);
@@ -199,10 +199,7 @@ static int service(struct m2m_encoder *enc, int timeout_ms)
 	}
 	if (ret == -EAGAIN || ret == -EPIPE)
 		ret = 0;
-	/* IDLE alone (POLLERR: nothing queued that could come back) is no
-	 * news: with everything held by the caller it would be said at once
-	 * for ever, and a receive would spin. */
-	return ret < 0 ? ret : (ready & ~M2M_READY_IDLE) != 0;
+	return ret < 0 ? ret : news;
 }
 
 /* After a drain: CAPTURE buffers neither held nor ready go back to the

@@ -306,17 +306,18 @@ static int take_capture(struct m2m_stateless *sl)
  */
 static int service(struct m2m_stateless *sl, int timeout_ms)
 {
-	unsigned int ready, wanted = M2M_READY_OUTPUT;
-	int ret;
+	unsigned int wanted = M2M_READY_OUTPUT;
+	int news, ret;
 
 	if (sl->capture_ready)
 		wanted |= M2M_READY_CAPTURE;
-	ret = m2m_wait_for(sl->dev, &ready, wanted, timeout_ms);
+	news = m2m_codec_wait(sl->dev, wanted, timeout_ms);
+	ret = news < 0 ? news : 0;
 	if (ret == 0 && sl->output_streaming)
 		ret = m2m_codec_take_output(sl->dev);
 	if (ret == 0)
 		ret = take_capture(sl);
-	return ret < 0 ? ret : ready != 0;
+	return ret < 0 ? ret : news;
 }
 
 /*
