@@ -575,18 +575,18 @@ M2M_OUT_STRUCT(struct m2m_format, raw)
 M2M_OUT_STRUCT(struct m2m_rect, visible)
 M2M_OUT_STRUCT(struct m2m_fwht_header, hdr)
 /*
- * A frame to release is the one receive gave, Python's: neither freed nor
- * given back here (SWIG would take the out-struct's argout and freearg
- * for the const one too, and the frame would be freed twice).
+ * A frame or a packet to release is the one receive gave, Python's:
+ * neither freed nor given back here (SWIG would take the out-struct's
+ * argout and freearg for the const one too, and it would be freed twice).
  */
 %define M2M_RELEASED(TYPE, NAME, RECEIVE)
 %typemap(argout) const TYPE *NAME "";
 %typemap(freearg) const TYPE *NAME "";
 %typemap(in) const TYPE *NAME {
 	if (SWIG_ConvertPtr($input, (void **)&$1, $descriptor(TYPE *), 0) < 0) {
-		m2m_raise_arg("WrongType", "$symname: NAME takes a capi.TYPE that "
-			      "RECEIVE gave, not %R (%s)", $input,
-			      Py_TYPE($input)->tp_name);
+		m2m_raise_arg("WrongType", "$symname: " #NAME " takes a capi.m2m_"
+			      #NAME " that " #RECEIVE " gave, not %R (%s)",
+			      $input, Py_TYPE($input)->tp_name);
 		SWIG_fail;
 	}
 }
