@@ -27,8 +27,7 @@ import numpy as np
 from . import _args, _waiting, capi
 from ._errors import (DeviceClosed, DeviceNotFound, EndOfStream, InvalidArgument, NotFound,
                       Timeout, UnknownControl, UnsupportedFormat, WouldBlock)
-from ._formats import (check_plane, format_name, fourcc, plane_layouts, plane_names,
-                       plane_shapes, plane_views)
+from ._formats import check_planes, format_name, fourcc, plane_layouts, plane_views
 from ._frame import Frame
 
 #: What Decoder.decode() takes: coded bytes (any C-contiguous buffer:
@@ -529,7 +528,7 @@ class Encoder(_Codec):
             planes = [frame]
         else:
             return _packed_bytes(frame, capi.m2m_format_frame_size(fmt), what, argument)
-        return _packed_planes(planes, fmt, name, what)
+        return _packed_planes(planes, fmt, what)
 
     def receive(self, timeout: Optional[float] = 0.0) -> Optional[Packet]:
         """The next packet, waiting up to ``timeout`` seconds (None: for
@@ -605,16 +604,9 @@ class Encoder(_Codec):
         yield from self.drain(timeout)
 
 
-def _packed_planes(planes, fmt, name, what):
-    """The planes copied into one buffer packed as fmt."""
-    shapes = plane_shapes(fmt)
-    names = plane_names(name)
-    if len(planes) != len(shapes):
-        raise UnsupportedFormat(22, f"{what} has {len(shapes)} planes {names}, "
-                                f"not {len(planes)}")
-    for plane, (shape, dtype), plane_name in zip(planes, shapes, names):
-        check_plane(plane, shape, dtype, f"the {plane_name} plane of {what}"
-                    if len(shapes) > 1 else what)
+def _packed_planes(planes, fmt, what):
+    """The planes, checked, copied into one buffer packed as fmt."""
+    check_planes(planes, fmt, what)
     raw = np.empty(capi.m2m_format_frame_size(fmt), np.uint8)
     for view, plane in zip(plane_views(fmt, [raw]), planes):
         np.copyto(view, plane)
