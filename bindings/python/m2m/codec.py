@@ -126,6 +126,20 @@ class _Codec:
                 raise DeviceClosed(9, f"the {self._kind} on {self._node} is closed")
             return function(self._ptr, *args)
 
+    def _take(self, ms, receive, release, copy):
+        """copy() of what receive(handle, ms) gives, which goes back to
+        libm2m at once (release), under the lock; None when nothing came."""
+        def take(ptr):
+            try:
+                got = receive(ptr, ms)
+            except WouldBlock:
+                return None
+            try:
+                return copy(got)
+            finally:
+                release(ptr, got)
+        return self._call(take)
+
     def _rest(self, timeout):
         """What receive() gives until the drain ends: Timeout when one
         does not come within timeout."""
@@ -284,17 +298,7 @@ class Decoder(_Codec):
 
     def _receive(self, ms):
         """One receive of up to ms: a DecodedFrame, or None."""
-        with self._lock:
-            if self._ptr is None:
-                raise DeviceClosed(9, f"the decoder on {self._node} was closed")
-            try:
-                frame = capi.m2m_decoder_receive(self._ptr, ms)
-            except WouldBlock:
-                return None
-            try:
-                return _copied(frame)
-            finally:
-                capi.m2m_decoder_release(self._ptr, frame)
+        return self._take(ms, capi.m2m_decoder_receive, capi.m2m_decoder_release, _copied)
 
     def drain(self, timeout: Optional[float] = 5.0) -> Iterator[DecodedFrame]:
         """End the stream: the decoder finishes what it was sent
@@ -545,17 +549,8 @@ class Encoder(_Codec):
 
     def _receive(self, ms):
         """One receive of up to ms: a Packet, or None."""
-        with self._lock:
-            if self._ptr is None:
-                raise DeviceClosed(9, f"the encoder on {self._node} was closed")
-            try:
-                packet = capi.m2m_encoder_receive(self._ptr, ms)
-            except WouldBlock:
-                return None
-            try:
-                return _packet_of(packet, self._fwht)
-            finally:
-                capi.m2m_encoder_release(self._ptr, packet)
+        return self._take(ms, capi.m2m_encoder_receive, capi.m2m_encoder_release,
+                          lambda packet: _packet_of(packet, self._fwht))
 
     def drain(self, timeout: Optional[float] = 5.0) -> Iterator[Packet]:
         """End the stream: the encoder finishes what it was sent
