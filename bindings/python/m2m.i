@@ -9,7 +9,8 @@
  *   events, control descriptions, menu items, plane layouts, ready bits,
  *   exported fds, control values; rc devices and their lists, decoded
  *   scancodes, raw and encoded IR timings; decoders, decoded frames, a
- *   decoder's format and visible rectangle, FWHT headers);
+ *   decoder's format and visible rectangle, encoders, encoded packets,
+ *   FWHT headers);
  * - frames are taken from any C-contiguous object with the buffer protocol
  *   (numpy arrays, bytearray, bytes for a source) without copying; IR
  *   timings from a numpy uint32 array (not copied) or any sequence of
@@ -182,7 +183,7 @@ static int m2m_frame_buffer(PyObject *obj, Py_buffer *view, int writable,
 
 /*
  * Handles a call opens: m2m_open(&dev, name) becomes dev = m2m_open(name),
- * and so do m2m_ir_open() and m2m_decoder_open().
+ * and so do m2m_ir_open(), m2m_decoder_open() and m2m_py_encoder_open().
  */
 %define M2M_OUT_HANDLE(TYPE)
 %typemap(in, numinputs=0) TYPE **out (TYPE *tmp = NULL) {
@@ -196,6 +197,7 @@ static int m2m_frame_buffer(PyObject *obj, Py_buffer *view, int writable,
 M2M_OUT_HANDLE(struct m2m_device)
 M2M_OUT_HANDLE(struct m2m_ir)
 M2M_OUT_HANDLE(struct m2m_decoder)
+M2M_OUT_HANDLE(struct m2m_encoder)
 
 /* m2m_list_devices(&list, &n) becomes a list of m2m_device_info. */
 %typemap(in, numinputs=0) (struct m2m_device_info **out, size_t *count)
@@ -544,6 +546,11 @@ M2M_FRAME_BUFFER(const void *src, src_size, 0)
 %constant unsigned int V4L2_FMT_FLAG_CSC_YCBCR_ENC = V4L2_FMT_FLAG_CSC_YCBCR_ENC;
 %constant unsigned int V4L2_FMT_FLAG_CSC_QUANTIZATION = V4L2_FMT_FLAG_CSC_QUANTIZATION;
 
+/* What says a packet is a key frame: the encoder's buffer flag, or FWHT's
+ * own header, since vicodec sets no KEYFRAME flag (m2m.Packet.keyframe). */
+%constant unsigned int V4L2_BUF_FLAG_KEYFRAME = V4L2_BUF_FLAG_KEYFRAME;
+%constant unsigned int V4L2_FWHT_FL_I_FRAME = V4L2_FWHT_FL_I_FRAME;
+
 /* The log callback is set with m2m_py_set_log_callback(). */
 %ignore m2m_set_log_callback;
 #define M2M_EXPORT
@@ -555,30 +562,41 @@ M2M_FRAME_BUFFER(const void *src, src_size, 0)
  * dec = m2m_decoder_open(name, opts); m2m_decoder_receive(dec, &frame, ms)
  * frame = m2m_decoder_receive(dec, ms); m2m_decoder_get_format() gives
  * [format, visible]; m2m_fwht_parse_header(&hdr, data, size) gives
- * [frame bytes, hdr]. The typemaps named by parameter are cleared after
- * codec.h, so that m2m.h's parameters of the same names keep theirs.
+ * [frame bytes, hdr]. The encoder alike: enc = m2m_py_encoder_open(name,
+ * opts, controls), packet = m2m_encoder_receive(enc, ms), raw =
+ * m2m_encoder_get_format(enc). The typemaps named by parameter are
+ * cleared after codec.h, so that m2m.h's parameters of the same names
+ * keep theirs.
  */
 M2M_OUT_STRUCT(struct m2m_frame, frame)
+M2M_OUT_STRUCT(struct m2m_packet, packet)
 M2M_OUT_STRUCT(struct m2m_format, format)
+M2M_OUT_STRUCT(struct m2m_format, raw)
 M2M_OUT_STRUCT(struct m2m_rect, visible)
 M2M_OUT_STRUCT(struct m2m_fwht_header, hdr)
 /*
- * A frame to release is the one receive gave, Python's: neither freed nor
- * given back here (SWIG would take the out-struct's argout and freearg
- * for the const one too, and the frame would be freed twice).
+ * A frame or a packet to release is the one receive gave, Python's:
+ * neither freed nor given back here (SWIG would take the out-struct's
+ * argout and freearg for the const one too, and it would be freed twice).
  */
-%typemap(argout) const struct m2m_frame *frame "";
-%typemap(freearg) const struct m2m_frame *frame "";
-%typemap(in) const struct m2m_frame *frame {
-	if (SWIG_ConvertPtr($input, (void **)&$1, $descriptor(struct m2m_frame *), 0) < 0) {
-		m2m_raise_arg("WrongType", "$symname: frame takes a capi.m2m_frame that "
-			      "m2m_decoder_receive gave, not %R (%s)", $input,
-			      Py_TYPE($input)->tp_name);
+%define M2M_RELEASED(TYPE, NAME, RECEIVE)
+%typemap(argout) const TYPE *NAME "";
+%typemap(freearg) const TYPE *NAME "";
+%typemap(in) const TYPE *NAME {
+	if (SWIG_ConvertPtr($input, (void **)&$1, $descriptor(TYPE *), 0) < 0) {
+		m2m_raise_arg("WrongType", "$symname: " #NAME " takes a capi.m2m_"
+			      #NAME " that " #RECEIVE " gave, not %R (%s)",
+			      $input, Py_TYPE($input)->tp_name);
 		SWIG_fail;
 	}
 }
-/* Coded data: any C-contiguous buffer (bytes too), held for the call. */
+%enddef
+M2M_RELEASED(struct m2m_frame, frame, m2m_decoder_receive)
+M2M_RELEASED(struct m2m_packet, packet, m2m_encoder_receive)
+/* Coded data and an encoder's frames: any C-contiguous buffer (bytes
+ * too), held for the call. */
 M2M_FRAME_BUFFER(const void *data, size, 0)
+M2M_FRAME_BUFFER(const void *frame, size, 0)
 /*
  * Nothing ready (-EAGAIN) and the end of a drain (-ENODATA) are how a
  * receive loop ends, and a short header (-EAGAIN) asks for more bytes:
@@ -602,6 +620,78 @@ M2M_FRAME_BUFFER(const void *data, size, 0)
 	}
 	$result = SWIG_Py_Void();
 }
+%typemap(out) int m2m_encoder_receive {
+	if ($1 == -EAGAIN) {
+		m2m_raise_message(EAGAIN, "m2m_encoder_receive: no packet came "
+				  "within the timeout");
+		SWIG_fail;
+	}
+	if ($1 == -ENODATA) {
+		m2m_raise_message(ENODATA, "m2m_encoder_receive: the drain "
+				  "ended: every packet was given");
+		SWIG_fail;
+	}
+	if ($1 < 0) {
+		m2m_raise(-$1);
+		SWIG_fail;
+	}
+	$result = SWIG_Py_Void();
+}
+/*
+ * An encoder's controls: a list of (id, value) pairs, copied for the
+ * call (m2m_py_encoder_open(), below, since the options only point to
+ * them). m2m.Encoder checks them first; this names what it refuses.
+ */
+%typemap(in) (const struct m2m_encoder_control *controls, unsigned int num_controls)
+	(struct m2m_encoder_control *copy = NULL) {
+	PyObject *seq = PyList_Check($input) ? PySequence_Fast($input, "controls") : NULL;
+	Py_ssize_t n;
+
+	if (!seq) {
+		m2m_raise_arg("WrongType", "$symname: controls takes a list of (id, value) "
+			      "pairs, not %R (%s)", $input, Py_TYPE($input)->tp_name);
+		SWIG_fail;
+	}
+	n = PySequence_Fast_GET_SIZE(seq);
+	copy = calloc(n ? (size_t)n : 1, sizeof(*copy));
+	if (!copy) {
+		Py_DECREF(seq);
+		PyErr_NoMemory();
+		SWIG_fail;
+	}
+	for (Py_ssize_t i = 0; i < n; i++) {
+		PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+		unsigned long id = 0;
+		long long value = 0;
+
+		if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2 ||
+		    !PyLong_Check(PyTuple_GET_ITEM(item, 0)) ||
+		    !PyLong_Check(PyTuple_GET_ITEM(item, 1))) {
+			m2m_raise_arg("WrongType", "$symname: controls[%zd] takes an "
+				      "(id, value) pair of integers, not %R", i, item);
+			Py_DECREF(seq);
+			SWIG_fail;
+		}
+		id = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(item, 0));
+		if (!PyErr_Occurred())
+			value = PyLong_AsLongLong(PyTuple_GET_ITEM(item, 1));
+		if (PyErr_Occurred() || id > UINT32_MAX) {
+			PyErr_Clear();
+			m2m_raise_arg("InvalidArgument", "$symname: controls[%zd] takes an "
+				      "id of 32 bits and a value of 64, not %R", i, item);
+			Py_DECREF(seq);
+			SWIG_fail;
+		}
+		copy[i].id = (uint32_t)id;
+		copy[i].value = value;
+	}
+	Py_DECREF(seq);
+	$1 = copy;
+	$2 = (unsigned int)n;
+}
+%typemap(freearg) (const struct m2m_encoder_control *controls, unsigned int num_controls) {
+	free(copy$argnum);
+}
 %typemap(out) long m2m_fwht_parse_header {
 	if ($1 == -EAGAIN) {
 		m2m_raise_message(EAGAIN, "m2m_fwht_parse_header: fewer bytes "
@@ -622,10 +712,44 @@ M2M_FRAME_BUFFER(const void *data, size, 0)
 %immutable m2m_frame::data;
 %immutable m2m_frame::format;
 %immutable m2m_frame::visible;
+/* A packet likewise; its bytes are read through
+ * m2m_py_buffer_address(packet.buffer, 0). The options' controls are
+ * m2m_py_encoder_open()'s argument: a pointer is no Python value. */
+%immutable m2m_packet::data;
+%ignore m2m_encoder_options::controls;
+%ignore m2m_encoder_options::num_controls;
 %include "m2m/codec.h"
+
+%inline %{
+/**
+ * m2m_encoder_open() with the options' controls given apart, as a list
+ * of (id, value) pairs.
+ *
+ * @code
+ * enc = capi.m2m_py_encoder_open(node, opts, [(capi.V4L2_CID_..., 20)])
+ * @endcode
+ */
+int m2m_py_encoder_open(struct m2m_encoder **out, const char *name,
+			const struct m2m_encoder_options *opts,
+			const struct m2m_encoder_control *controls,
+			unsigned int num_controls)
+{
+	struct m2m_encoder_options with;
+
+	if (!opts)
+		return m2m_encoder_open(out, name, opts);
+	with = *opts;
+	with.controls = controls;
+	with.num_controls = num_controls;
+	return m2m_encoder_open(out, name, &with);
+}
+%}
 %clear struct m2m_frame *frame, const struct m2m_frame *frame;
-%clear struct m2m_format *format, struct m2m_rect *visible;
+%clear struct m2m_packet *packet, const struct m2m_packet *packet;
+%clear struct m2m_format *format, struct m2m_format *raw, struct m2m_rect *visible;
 %clear struct m2m_fwht_header *hdr, (const void *data, size_t size);
+%clear (const void *frame, size_t size);
+%clear (const struct m2m_encoder_control *controls, unsigned int num_controls);
 
 /* Helpers for what SWIG cannot express, and for the streaming hot path. */
 %{

@@ -68,11 +68,17 @@ Coded streams decode through a stateful decoder node (vicodec's FWHT,
         for frame in dec.decode(m2m.read_hdr_stream("clip.fwht")):
             y, cb, cr = frame
 
+and frames encode through a stateful encoder node into packets (bytes,
+with their timestamps)::
+
+    with m2m.Encoder("/dev/video0", "FWHT", format="YUV420", size=(640, 360)) as enc:
+        stream = [packet for packet in enc.encode(frames)]
+
 Failures raise :class:`Error` subclasses (an :class:`OSError` with errno)
 carrying libm2m's message. The C API itself is :mod:`m2m.capi`.
 """
 from . import capi, ir
-from .codec import DecodedFrame, Decoder, read_hdr_stream
+from .codec import DecodedFrame, Decoder, Encoder, Packet, read_hdr_stream
 from ._controls import Control, Controls
 from ._errors import (BufferTooSmall, DeviceBusy, DeviceClosed, DeviceNotFound,
                       EndOfStream, Error, InvalidArgument, NotFound, NotSupported,
@@ -91,8 +97,9 @@ __version__ = f"{capi.M2M_VERSION_MAJOR}.{capi.M2M_VERSION_MINOR}.{capi.M2M_VERS
 __all__ = [
     "BufferTooSmall", "Control", "Controls", "DecodedFrame", "Decoder", "Device",
     "DeviceBusy", "DeviceClosed",
-    "DeviceInfo", "DeviceNotFound", "EndOfStream", "Error", "Event", "Events", "FIELDS",
-    "Frame", "InvalidArgument", "NotFound", "NotSupported", "OutOfRange", "PlanePictures",
+    "DeviceInfo", "DeviceNotFound", "Encoder", "EndOfStream", "Error", "Event", "Events",
+    "FIELDS", "Frame", "InvalidArgument", "NotFound", "NotSupported", "OutOfRange", "Packet",
+    "PlanePictures",
     "Ready", "Session", "Timeout", "UnknownControl", "UnsupportedFormat", "WouldBlock",
     "WrongType", "devices",
     "format_name", "formats", "fourcc", "frame_format", "from_errno", "ir", "open",

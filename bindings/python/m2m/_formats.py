@@ -282,6 +282,22 @@ def check_plane(array, shape, dtype, what):
         raise UnsupportedFormat(22, f"{what} must have shape {tuple(shape)}, not {array.shape}")
 
 
+def check_planes(planes, fmt, what):
+    """Raise :class:`UnsupportedFormat` unless ``planes`` (a list of
+    arrays) are the colour planes of a frame laid out as ``fmt`` (a
+    ``capi.m2m_format``): their count, then each one's shape and dtype
+    (:func:`check_plane`); ``what`` names the frame ("the NV12 640x480
+    frame"), and each plane is named within it."""
+    shapes = plane_shapes(fmt)
+    names = plane_names(fmt.fourcc)
+    if len(planes) != len(shapes):
+        raise UnsupportedFormat(22, f"{what} has {len(shapes)} planes {names}, "
+                                f"not {len(planes)}")
+    for plane, (shape, dtype), name in zip(planes, shapes, names):
+        check_plane(plane, shape, dtype, f"the {name} plane of {what}" if len(shapes) > 1
+                    else what)
+
+
 #: Formats guessed from a lone array's shape, when no format is named.
 _GUESS = {2: "GREY", 3: {2: "YUYV", 3: "RGB24", 4: "RGBA32"}}
 

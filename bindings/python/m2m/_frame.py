@@ -9,7 +9,7 @@ import numpy as np
 from . import _args, capi
 from ._colour import check_matrix, check_range, matrix_of, range_of
 from ._errors import InvalidArgument, NotFound, UnsupportedFormat
-from ._formats import check_plane, format_name, frame_format, plane_names, plane_shapes
+from ._formats import check_planes, format_name, frame_format, plane_names
 
 if TYPE_CHECKING:
     from ._picture import PlanePictures
@@ -305,11 +305,8 @@ def _planes(planes, fmt, width, height, names):
     takes = f"a tuple or list of {len(names)} numpy arrays {names}"
     if not isinstance(planes, (tuple, list)):
         raise _args.wrong_type("planes", takes, planes)
-    shapes = plane_shapes(frame_format(fmt, width, height))
-    if len(planes) != len(shapes):
+    if len(planes) != len(names):
         raise UnsupportedFormat(22, f"planes takes {takes}, not {len(planes)}")
-    for plane, (shape, dtype), plane_name in zip(planes, shapes, names):
-        what = f"the {plane_name} plane of the {fmt} {width}x{height} frame" \
-            if len(shapes) > 1 else f"the {fmt} {width}x{height} frame"
-        check_plane(plane, shape, dtype, what)
+    check_planes(list(planes), frame_format(fmt, width, height),
+                 f"the {fmt} {width}x{height} frame")
     return tuple(planes)

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Decoders: coded packets in, numpy frames out (include/m2m/codec.h).
+"""Codecs (include/m2m/codec.h): a decoder, coded packets in and numpy
+frames out, and an encoder, frames in and packets out.
 
 :class:`Decoder` drives a stateful decoder node (vicodec, bcm2835-codec,
 venus, ...) as the kernel's dev-decoder.rst says, through libm2m's
@@ -25,13 +26,14 @@ import numpy as np
 
 from . import _args, _waiting, capi
 from ._errors import (DeviceClosed, DeviceNotFound, EndOfStream, InvalidArgument, NotFound,
-                      Timeout, WouldBlock)
-from ._formats import format_name, fourcc, plane_layouts, plane_views
+                      Timeout, UnknownControl, UnsupportedFormat, WouldBlock)
+from ._formats import check_planes, format_name, fourcc, plane_layouts, plane_views
 from ._frame import Frame
 
-#: A packet: coded bytes (any C-contiguous buffer: bytes, bytearray,
-#: memoryview, a uint8 numpy array), or (bytes, timestamp in ns).
-Packet = Union[bytes, bytearray, memoryview, Tuple[Any, int]]
+#: What Decoder.decode() takes: coded bytes (any C-contiguous buffer:
+#: bytes, bytearray, memoryview, a uint8 numpy array, an encoder's
+#: Packet), or (bytes, timestamp in ns).
+CodedData = Union[bytes, bytearray, memoryview, Tuple[Any, int]]
 
 # v4l2-ctl --stream-to-hdr's packet header: v4l2_fourcc('V','h','d','r')
 # then the packet's length, both written with htonl() (big-endian).
@@ -74,7 +76,88 @@ class DecodedFrame(Frame):
         return self._meta_values["visible"]
 
 
-class Decoder:
+class _Codec:
+    """What a Decoder and an Encoder share: a libm2m handle used under a
+    lock, closed once, DeviceClosed afterwards."""
+
+    _ptr: Any = None
+    _kind = "codec"     # "decoder", "encoder": for messages
+    _gives = "result"   # "frame", "packet"
+
+    def _open(self, node):
+        self._ptr = None
+        self._lock = threading.Lock()
+        self._node = _args.string(node, "node", "a node path or a driver name")
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        self.close()
+
+    def close(self) -> None:  # overridden, for its docstring
+        raise NotImplementedError
+
+    def _close(self, name):
+        """Close with capi's function name (gone when the interpreter
+        exits, and __del__ may run after)."""
+        lock = getattr(self, "_lock", None)
+        if lock is None:
+            return
+        with lock:
+            ptr, self._ptr = self._ptr, None
+            function = getattr(capi, name, None) if capi is not None else None
+            if ptr is not None and function is not None:
+                function(ptr)
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._ptr is None
+
+    def __repr__(self) -> str:
+        closed = " closed" if self._ptr is None else ""
+        return f"<m2m.{type(self).__name__} {self._node}{closed}>"
+
+    def _call(self, function, *args):
+        """function(handle, *args) under the lock, or DeviceClosed."""
+        with self._lock:
+            if self._ptr is None:
+                raise DeviceClosed(9, f"the {self._kind} on {self._node} is closed")
+            return function(self._ptr, *args)
+
+    def _take(self, ms, receive, release, copy):
+        """copy() of what receive(handle, ms) gives, which goes back to
+        libm2m at once (release), under the lock; None when nothing came."""
+        def take(ptr):
+            try:
+                got = receive(ptr, ms)
+            except WouldBlock:
+                return None
+            try:
+                return copy(got)
+            finally:
+                release(ptr, got)
+        return self._call(take)
+
+    def _rest(self, timeout):
+        """What receive() gives until the drain ends: Timeout when one
+        does not come within timeout."""
+        while True:
+            try:
+                got = self.receive(timeout)  # type: ignore[attr-defined]
+            except EndOfStream:
+                return
+            if got is None:
+                raise self._timed_out(timeout)
+            yield got
+
+    def _timed_out(self, timeout):
+        return Timeout(110, f"the {self._kind} on {self._node} gave no {self._gives} "
+                       f"within {timeout} s")
+
+
+class Decoder(_Codec):
     """A stateful decoder node: packets in, :class:`DecodedFrame` out. A
     context manager.
 
@@ -106,16 +189,16 @@ class Decoder:
                 y, cb, cr = frame
     """
 
+    _kind, _gives = "decoder", "frame"
+
     def __init__(self, node: str, coded: Union[str, int] = "FWHT", *,
                  capture: Optional[Union[str, int]] = None,
                  size: Optional[Sequence[int]] = None, timeout: float = 5.0) -> None:
-        self._ptr = None
-        self._lock = threading.Lock()
-        self._node = _args.string(node, "node", "a node path or a driver name")
+        self._open(node)
         opts = capi.m2m_decoder_options()
         opts.version = capi.M2M_DECODER_OPTIONS_VERSION
         opts.coded_fourcc = _coded(coded)
-        opts.capture_fourcc = 0 if capture is None else _capture(capture)
+        opts.capture_fourcc = 0 if capture is None else _format_code(capture, "capture")
         if size is not None:
             opts.width, opts.height = _args.dimensions(size, "size")
         opts.timeout_ms = _timeout_ms(timeout)
@@ -127,12 +210,6 @@ class Decoder:
     def __enter__(self) -> Decoder:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        self.close()
-
     def close(self) -> None:
         """Close the decoder: the node stops and its buffers are freed.
         Frames already given stay valid (they are copies). Its methods
@@ -143,28 +220,7 @@ class Decoder:
             dec = m2m.Decoder("vicodec")
             dec.close()
         """
-        lock = getattr(self, "_lock", None)
-        if lock is None:
-            return
-        with lock:
-            ptr, self._ptr = self._ptr, None
-            if ptr is not None and capi is not None and capi.m2m_decoder_close is not None:
-                capi.m2m_decoder_close(ptr)
-
-    @property
-    def closed(self) -> bool:
-        """Whether :meth:`close` was called."""
-        return self._ptr is None
-
-    def __repr__(self) -> str:
-        return f"<m2m.Decoder {self._node}{' closed' if self._ptr is None else ''}>"
-
-    def _call(self, function, *args):
-        """function(decoder, *args) under the lock, or DeviceClosed."""
-        with self._lock:
-            if self._ptr is None:
-                raise DeviceClosed(9, f"the decoder on {self._node} is closed")
-            return function(self._ptr, *args)
+        self._close("m2m_decoder_close")
 
     @property
     def format(self) -> Optional[capi.m2m_format]:
@@ -242,17 +298,7 @@ class Decoder:
 
     def _receive(self, ms):
         """One receive of up to ms: a DecodedFrame, or None."""
-        with self._lock:
-            if self._ptr is None:
-                raise DeviceClosed(9, f"the decoder on {self._node} was closed")
-            try:
-                frame = capi.m2m_decoder_receive(self._ptr, ms)
-            except WouldBlock:
-                return None
-            try:
-                return _copied(frame)
-            finally:
-                capi.m2m_decoder_release(self._ptr, frame)
+        return self._take(ms, capi.m2m_decoder_receive, capi.m2m_decoder_release, _copied)
 
     def drain(self, timeout: Optional[float] = 5.0) -> Iterator[DecodedFrame]:
         """End the stream: the decoder finishes what it was sent
@@ -270,16 +316,6 @@ class Decoder:
         self._call(capi.m2m_decoder_drain)
         return self._rest(timeout)
 
-    def _rest(self, timeout):
-        while True:
-            try:
-                frame = self.receive(timeout)
-            except EndOfStream:
-                return
-            if frame is None:
-                raise _timeout(self._node, timeout)
-            yield frame
-
     def seek(self) -> None:
         """Drop what was sent and not yet received (dev-decoder.rst,
         "Seek"): packets sent afterwards decode as a new start, from a key
@@ -292,7 +328,7 @@ class Decoder:
         """
         self._call(capi.m2m_decoder_seek)
 
-    def decode(self, packets: Iterable[Packet], timeout: Optional[float] = 5.0
+    def decode(self, packets: Iterable[CodedData], timeout: Optional[float] = 5.0
                ) -> Iterator[DecodedFrame]:
         """Decode a stream: send each packet (bytes-like, or ``(bytes,
         timestamp_ns)``; a bare packet's timestamp is its index in
@@ -315,10 +351,359 @@ class Decoder:
             while not self.send(data, timestamp_ns):
                 frame = self.receive(timeout)
                 if frame is None:
-                    raise _timeout(self._node, timeout)
+                    raise self._timed_out(timeout)
                 yield frame
             yield from iter(lambda: self.receive(0), None)
         yield from self.drain(timeout)
+
+
+class Packet(bytes):
+    """A coded packet an :class:`Encoder` made: its bytes (a ``bytes``,
+    the caller's: copied out of the encoder's buffer), with the
+    :attr:`timestamp_ns` of the frame it was made from, its
+    :attr:`sequence`, :attr:`flags` and :attr:`keyframe`. A
+    :class:`Decoder` takes it as any bytes.
+
+    Example::
+
+        for packet in enc.encode(frames):
+            out.write(packet)
+            print(packet.timestamp_ns, packet.keyframe, len(packet))
+    """
+
+    timestamp_ns: int
+    sequence: int
+    flags: int
+    keyframe: bool
+
+    @property
+    def error(self) -> bool:
+        """Whether the encoder flagged this packet as failed.
+
+        Example::
+
+            assert not packet.error
+        """
+        return bool(self.flags & capi.M2M_BUFFER_ERROR)
+
+    def __repr__(self) -> str:
+        key = " key" if self.keyframe else ""
+        return f"<m2m.Packet {len(self)} bytes{key} at {self.timestamp_ns} ns>"
+
+
+#: A frame Encoder.send() takes: an m2m.Frame (a DecodedFrame too), a
+#: sequence of plane arrays, a lone array for a one-plane format, or the
+#: frame's bytes laid out as libm2m packs it.
+RawFrame = Union[Frame, Sequence[Any], np.ndarray, bytes, bytearray, memoryview]
+
+
+class Encoder(_Codec):
+    """A stateful encoder node: frames in, :class:`Packet` out. A
+    context manager.
+
+    :param node: a node path ("/dev/video0") or a driver name, as
+        :func:`m2m.open` takes
+    :param coded: the coded format made: a four-character code ("FWHT")
+        or a fourcc; :class:`DeviceNotFound` when the node does not make it
+    :param format: the frames' pixel format ("YUV420", ...)
+    :param size: the frames' (width, height)
+    :param controls: controls set before streaming, each read back (one
+        the encoder does not keep raises): a dict of name or id to an
+        integer (True and False for a boolean control). Names as
+        :attr:`Device.controls` takes them: the driver's ("FWHT I-Frame
+        QP Value") or as an identifier ("fwht_i_frame_qp_value")
+    :param rate: frames a second, ``(numerator, denominator)``, or None
+        for the encoder's default (vicodec has none to set)
+    :param timeout: how long :meth:`send` may wait for the encoder to take
+        a frame, in seconds (> 0); then :class:`Timeout`
+
+    :meth:`encode` is the usual way: it sends frames, yields packets as
+    they come, and drains at the end so that none is lost. Step by step,
+    :meth:`send` says whether the encoder took a frame (False: receive
+    first), :meth:`receive` takes a packet, :meth:`drain` ends the
+    stream. One thread at a time, as :class:`Decoder`.
+
+    Example::
+
+        with m2m.Encoder("/dev/video0", "FWHT", format="YUV420", size=(640, 360),
+                         controls={"fwht_i_frame_qp_value": 10}) as enc:
+            stream = b"".join(enc.encode(frames))      # frames: m2m.Frame
+    """
+
+    _kind, _gives = "encoder", "packet"
+
+    def __init__(self, node: str, coded: Union[str, int] = "FWHT", *,
+                 format: Union[str, int] = "YUV420",  # noqa: A002
+                 size: Sequence[int], controls: Optional[dict[Any, Any]] = None,
+                 rate: Optional[Sequence[int]] = None, timeout: float = 5.0) -> None:
+        self._open(node)
+        opts = capi.m2m_encoder_options()
+        opts.version = capi.M2M_ENCODER_OPTIONS_VERSION
+        opts.coded_fourcc = _coded(coded)
+        opts.raw_fourcc = _format_code(format, "format")
+        opts.width, opts.height = _args.dimensions(size, "size")
+        if rate is not None:
+            opts.rate_num, opts.rate_den = _rate(rate)
+        opts.timeout_ms = _timeout_ms(timeout)
+        wanted = _control_values(controls)
+        try:
+            ids = _control_ids(node, wanted)
+            self._ptr = capi.m2m_py_encoder_open(node, opts, ids)
+        except NotFound as e:
+            if isinstance(e, UnknownControl):
+                raise
+            raise DeviceNotFound(e.errno, e.strerror) from None
+        self._fwht = opts.coded_fourcc == _coded("FWHT")
+        self._raw = capi.m2m_encoder_get_format(self._ptr)
+        self._raw_name = format_name(self._raw.fourcc)
+
+    def __enter__(self) -> Encoder:
+        return self
+
+    def close(self) -> None:
+        """Close the encoder: the node stops and its buffers are freed.
+        Packets already given stay valid (they are bytes). Its methods
+        raise :class:`DeviceClosed` afterwards; closing twice is harmless.
+
+        Example::
+
+            enc = m2m.Encoder("/dev/video0", size=(640, 360))
+            enc.close()
+        """
+        self._close("m2m_encoder_close")
+
+    @property
+    def format(self) -> capi.m2m_format:
+        """The frames' layout :meth:`send` takes, a ``capi.m2m_format``
+        (libm2m's packed one for the format and size given).
+
+        Example::
+
+            print(m2m.plane_shapes(enc.format))   # [((360, 640), uint8), ...]
+        """
+        return self._call(capi.m2m_encoder_get_format)
+
+    def send(self, frame: RawFrame, timestamp_ns: int = 0) -> bool:
+        """Give the encoder one frame, copied. The packet made from it
+        carries ``timestamp_ns`` in whole microseconds (V4L2's, as for
+        :meth:`Decoder.send`). Sending after a drain starts a new stream.
+
+        :param frame: a :class:`Frame` of the encoder's format and size
+            (a :class:`DecodedFrame` too); or its planes, a sequence of
+            numpy arrays shaped per :func:`plane_shapes` of
+            :attr:`format` (any strides); or for a one-plane format the
+            array alone; or bytes-like of the whole frame packed as
+            :attr:`format` says (a frame read from a raw file)
+        :returns: True when the encoder took it; False when every OUTPUT
+            buffer is taken and the encoder waits for packets to be
+            received first (:meth:`receive`), then send it again
+        :raises Timeout: the encoder took nothing within ``timeout``
+        :raises UnsupportedFormat: a frame of another format, size, plane
+            count, shape or dtype, naming ``frame``
+
+        Example::
+
+            while not enc.send(frame, timestamp_ns=ts):
+                packets.append(enc.receive(timeout=1.0))
+        """
+        timestamp_ns = _args.integer(timestamp_ns, "timestamp_ns", 0, 2 ** 64 - 1)
+        return self._send(self._packed(frame, "frame"), timestamp_ns)
+
+    def _send(self, raw, timestamp_ns):
+        try:
+            self._call(capi.m2m_encoder_send, raw, timestamp_ns)
+        except WouldBlock:
+            return False
+        return True
+
+    def _packed(self, frame, argument):
+        """frame as the bytes m2m_encoder_send() takes, checked; the
+        argument's name for the message."""
+        fmt, name = self._raw, self._raw_name
+        what = f"{argument} (a {name} {fmt.width}x{fmt.height} frame)"
+        if isinstance(frame, Frame):
+            if frame.format != name or (frame.width, frame.height) != (fmt.width, fmt.height):
+                raise UnsupportedFormat(22, f"{what} is a {frame.format} "
+                                        f"{frame.width}x{frame.height} Frame")
+            planes = list(frame.planes)
+        elif isinstance(frame, (tuple, list)):
+            planes = list(frame)
+        elif isinstance(frame, np.ndarray) and frame.ndim != 1:
+            planes = [frame]
+        else:
+            return _packed_bytes(frame, capi.m2m_format_frame_size(fmt), what, argument)
+        return _packed_planes(planes, fmt, what)
+
+    def receive(self, timeout: Optional[float] = 0.0) -> Optional[Packet]:
+        """The next packet, waiting up to ``timeout`` seconds (None: for
+        ever, Ctrl-C ending the wait); None when none came in time.
+
+        :raises EndOfStream: after a drain's last packet (:meth:`drain`)
+
+        Example::
+
+            packet = enc.receive(timeout=0.5)
+        """
+        timeout = _args.seconds(timeout)
+        return _waiting.wait(self._receive, timeout)
+
+    def _receive(self, ms):
+        """One receive of up to ms: a Packet, or None."""
+        return self._take(ms, capi.m2m_encoder_receive, capi.m2m_encoder_release,
+                          lambda packet: _packet_of(packet, self._fwht))
+
+    def drain(self, timeout: Optional[float] = 5.0) -> Iterator[Packet]:
+        """End the stream: the encoder finishes what it was sent
+        (V4L2_ENC_CMD_STOP, at once), and the iterator returned yields
+        those packets, waiting up to ``timeout`` seconds for each (None:
+        for ever); :class:`Timeout` if one does not come.
+
+        Example::
+
+            stream += b"".join(enc.drain())
+        """
+        timeout = _args.seconds(timeout)
+        self._call(capi.m2m_encoder_drain)
+        return self._rest(timeout)
+
+    def encode(self, frames: Iterable[Any], timeout: Optional[float] = 5.0
+               ) -> Iterator[Packet]:
+        """Encode a stream: send each frame (as :meth:`send` takes it, or
+        ``(frame, timestamp_ns)``; a bare frame's timestamp is its index
+        in ``frames`` in microseconds, ``1000 * i``), yield each packet as
+        it comes, and drain at the end, so every packet is given. Packets
+        are waited for up to ``timeout`` seconds when the encoder needs
+        them taken before it takes more; :class:`Timeout` then.
+
+        Example::
+
+            with m2m.Encoder("/dev/video0", size=(640, 360)) as enc:
+                packets = list(enc.encode(frames))
+        """
+        timeout = _args.seconds(timeout)
+        return self._encode(frames, timeout)
+
+    def _encode(self, frames, timeout):
+        for i, item in enumerate(frames):
+            timestamp_ns = i * 1000
+            if isinstance(item, tuple) and len(item) == 2 and _args.is_integer(item[1]):
+                item, timestamp_ns = item[0], _args.integer(
+                    item[1], f"frames[{i}][1]", 0, 2 ** 64 - 1, takes="a timestamp in ns >= 0")
+            raw = self._packed(item, f"frames[{i}]")
+            while not self._send(raw, timestamp_ns):
+                packet = self.receive(timeout)
+                if packet is None:
+                    raise self._timed_out(timeout)
+                yield packet
+            yield from iter(lambda: self.receive(0), None)
+        yield from self.drain(timeout)
+
+
+def _packed_planes(planes, fmt, what):
+    """The planes, checked, copied into one buffer packed as fmt."""
+    check_planes(planes, fmt, what)
+    raw = np.empty(capi.m2m_format_frame_size(fmt), np.uint8)
+    for view, plane in zip(plane_views(fmt, [raw]), planes):
+        np.copyto(view, plane)
+    return raw
+
+
+def _packed_bytes(frame, size, what, argument):
+    """A frame given as its packed bytes, checked."""
+    takes = "an m2m.Frame, a sequence of plane arrays, or the frame's bytes"
+    try:
+        view = memoryview(frame)
+    except TypeError:
+        raise _args.wrong_type(argument, takes, frame) from None
+    with view:
+        if not view.c_contiguous:
+            raise InvalidArgument(22, f"{argument} is not C-contiguous: "
+                                  "numpy.ascontiguousarray() makes one that is")
+        if view.nbytes != size:
+            raise UnsupportedFormat(22, f"{what} is {size} bytes packed, not {view.nbytes}")
+    return frame
+
+
+def _packet_of(packet, fwht):
+    """A Packet of copies of the bytes of capi packet; fwht: whether it
+    is an FWHT frame."""
+    data = ctypes.string_at(capi.m2m_py_buffer_address(packet.buffer, 0), packet.size)
+    made = Packet(data)
+    made.timestamp_ns = packet.timestamp_ns
+    made.sequence = packet.sequence
+    made.flags = packet.flags
+    made.keyframe = bool(packet.flags & capi.V4L2_BUF_FLAG_KEYFRAME) or \
+        (fwht and _fwht_intra(data))
+    return made
+
+
+def _fwht_intra(data):
+    """Whether an FWHT frame is intra (vicodec flags no buffer KEYFRAME:
+    its header says)."""
+    try:
+        _, header = capi.m2m_fwht_parse_header(data)
+    except (InvalidArgument, WouldBlock):
+        return False
+    return bool(header.flags & capi.V4L2_FWHT_FL_I_FRAME)
+
+
+def _format_code(value, argument):
+    try:
+        return fourcc(value)
+    except InvalidArgument as e:
+        raise type(e)(e.errno, f"{argument}={value!r}: {e.strerror}") from None
+
+
+def _rate(value):
+    takes = "(numerator, denominator) frames a second, positive integers"
+    pair = _args.integers(value, 2, "rate", takes)
+    if min(pair) <= 0:
+        raise InvalidArgument(22, f"rate takes {takes}, not {value!r}")
+    return pair
+
+
+def _control_values(controls):
+    """{name or id: value} checked: [(name or id, int value)]."""
+    takes = "a dict of control names or ids to integers"
+    if controls is None:
+        return []
+    if not isinstance(controls, dict):
+        raise _args.wrong_type("controls", takes, controls)
+    checked = []
+    for key, value in controls.items():
+        if not isinstance(key, str) and not _args.is_integer(key):
+            raise _args.wrong_type("controls", f"{takes}; a key is a name or an id",
+                                   key)
+        if _args.is_integer(key):
+            key = _args.integer(key, f"controls[{key!r}]", 1, 2 ** 32 - 1,
+                                takes="an id from 1 to 2**32 - 1")
+        argument = f"controls[{key!r}]"
+        if isinstance(value, (bool, np.bool_)):
+            value = int(value)
+        checked.append((key, _args.integer(value, argument, -2 ** 63, 2 ** 63 - 1,
+                                           takes="an integer of 64 bits (or True, False)")))
+    return checked
+
+
+def _control_ids(node, wanted):
+    """[(id, value)] of [(name or id, value)], names looked up on node
+    (the encoder's controls are set while it opens, by id)."""
+    if not any(isinstance(key, str) for key, _ in wanted):
+        return wanted
+    dev = capi.m2m_open(node)
+    try:
+        ids = []
+        for key, value in wanted:
+            if isinstance(key, str):
+                try:
+                    key = capi.m2m_find_control(dev, key, 0).id
+                except NotFound:
+                    raise UnknownControl(2, f"controls[{key!r}]: {node} has no such "
+                                         "control") from None
+            ids.append((key, value))
+        return ids
+    finally:
+        capi.m2m_close(dev)
 
 
 def read_hdr_stream(path: Union[str, os.PathLike[str]]) -> Iterator[bytes]:
@@ -399,13 +784,6 @@ def _coded(value):
                            value)
 
 
-def _capture(value):
-    try:
-        return fourcc(value)
-    except InvalidArgument as e:
-        raise type(e)(e.errno, f"capture={value!r}: {e.strerror}") from None
-
-
 def _timeout_ms(value):
     """send()'s timeout in whole ms, at least 1 (0 is libm2m's default)."""
     takes = f"a number of seconds > 0, at most {_MAX_TIMEOUT_S}"
@@ -441,7 +819,3 @@ def _packet(packet, i):
                                    takes="a timestamp in ns >= 0")
     _check_packet(packet, f"packets[{i}]")
     return packet, i * 1000
-
-
-def _timeout(node, timeout):
-    return Timeout(110, f"the decoder on {node} gave no frame within {timeout} s")

@@ -15,8 +15,8 @@ from ._controls import Controls, identifier
 from ._errors import (DeviceBusy, DeviceClosed, DeviceNotFound, InvalidArgument,
                       NotFound, NotSupported, OutOfRange, UnsupportedFormat)
 from ._events import Events
-from ._formats import (check_plane, describe, field_name, format_name, frame_format,
-                       guess_format, plane_layouts, plane_names, plane_views, view_geometry)
+from ._formats import (check_planes, describe, field_name, format_name, frame_format,
+                       guess_format, plane_layouts, plane_views, view_geometry)
 from ._frame import Frame, plane_size
 from ._job import Job, format_argument, job
 from ._memory import _QUEUE_NAMES, Handle
@@ -743,17 +743,7 @@ def _source_planes(frame, fmt):
 
 
 def _check_planes(planes, fmt, src):
-    shapes = [((pl.height, pl.width) if pl.channels == 1 else (pl.height, pl.width, pl.channels),
-               np.dtype(np.uint8 if pl.sample_bytes == 1 else "<u2"))
-              for pl in plane_layouts(fmt)]
-    names = plane_names(src)
-    if len(planes) != len(shapes):
-        raise UnsupportedFormat(22, f"{src} has {len(shapes)} planes {names}, "
-                                f"not {len(planes)}")
-    for plane, (shape, dtype), name in zip(planes, shapes, names):
-        what = f"the {name} plane of the {src} {fmt.width}x{fmt.height} frame" \
-            if len(shapes) > 1 else f"the {src} {fmt.width}x{fmt.height} frame"
-        check_plane(plane, shape, dtype, what)
+    check_planes(planes, fmt, f"the {src} {fmt.width}x{fmt.height} frame")
 
 
 def open(name: str = "auto", *, nonblock: bool = False,  # pylint: disable=redefined-builtin
