@@ -6,15 +6,18 @@
  * dev-decoder.rst and dev-encoder.rst say, over any m2m codec node
  * (vicodec's, bcm2835-codec, venus, MFC, coda, wave5); the same decoder
  * on a stateless FWHT node (vicodec's, dev-stateless-decoder.rst, the
- * request API); and the FWHT bitstream's frame header, the one bitstream
- * libm2m parses (vicodec's format).
+ * request API); chains of a decoder, a converter and an encoder that hand
+ * buffers on by DMABUF; and the FWHT bitstream's frame header, the one
+ * bitstream libm2m parses (vicodec's format).
  *
  * The decoder is a pull loop, as FFmpeg's send_packet/receive_frame:
  * m2m_decoder_send() gives it coded bytes, m2m_decoder_receive() takes a
  * decoded frame, which stays the caller's until m2m_decoder_release().
  * The encoder is the same loop the other way: m2m_encoder_send() takes a
- * frame, m2m_encoder_receive() gives a packet.
- * A decoder or an encoder is one caller's: calls on one must not overlap.
+ * frame, m2m_encoder_receive() gives a packet. A chain is the decoder's
+ * loop with the encoder's packets coming out.
+ * A decoder, an encoder or a chain is one caller's: calls on one must not
+ * overlap.
  *
  * @code
  * struct m2m_decoder_options opts = M2M_DECODER_OPTIONS_INIT;
