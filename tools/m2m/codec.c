@@ -403,16 +403,36 @@ static int parse_coded(const char *verb, const char *s, uint32_t *fourcc)
 	return 0;
 }
 
+/* A --control NAME=VALUE, checked and kept for resolve_controls(): 0,
+ * or after a usage message, -1. */
+static int add_control(const char *verb, char **specs, unsigned int *n,
+		       char *arg)
+{
+	long long v;
+
+	if (!strchr(arg, '=') || arg[0] == '=')
+		return usage_error(verb, "--control %s is not NAME=VALUE", arg),
+		       -1;
+	if (parse_long(strchr(arg, '=') + 1, &v))
+		return usage_error(verb, "--control %s: the value is not a "
+				   "number", arg), -1;
+	if (*n == MAX_CONTROLS)
+		return usage_error(verb, "at most %d --control", MAX_CONTROLS),
+		       -1;
+	specs[(*n)++] = arg;
+	return 0;
+}
+
 /* Controls by name (NAME=VALUE), resolved on the encoder's node. */
-static int resolve_controls(const char *node, char **specs, unsigned int n,
-			    struct m2m_encoder_control *out)
+static int resolve_controls(const char *verb, const char *node, char **specs,
+			    unsigned int n, struct m2m_encoder_control *out)
 {
 	struct m2m_device *dev;
 	unsigned int i;
 	int err = m2m_open(&dev, node);
 
 	if (err < 0)
-		return lib_error("encode", err, "opening %s", node);
+		return lib_error(verb, err, "opening %s", node);
 	for (i = 0; i < n; i++) {
 		struct m2m_control_info info;
 		char *eq = strchr(specs[i], '=');
@@ -422,7 +442,7 @@ static int resolve_controls(const char *node, char **specs, unsigned int n,
 		err = m2m_find_control(dev, &info, specs[i], 0);
 		if (err < 0) {
 			m2m_close(dev);
-			return lib_error("encode", err, "--control %s", specs[i]);
+			return lib_error(verb, err, "--control %s", specs[i]);
 		}
 		parse_long(eq + 1, &v);
 		out[i].id = info.id;
@@ -552,22 +572,8 @@ int cmd_encode(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'C':
-			if (!strchr(optarg, '=') || optarg[0] == '=')
-				return usage_error("encode", "--control %s is "
-						   "not NAME=VALUE", optarg);
-			{
-				long long v;
-
-				if (parse_long(strchr(optarg, '=') + 1, &v))
-					return usage_error("encode", "--control "
-							   "%s: the value is "
-							   "not a number",
-							   optarg);
-			}
-			if (num_specs == MAX_CONTROLS)
-				return usage_error("encode", "at most %d "
-						   "--control", MAX_CONTROLS);
-			specs[num_specs++] = optarg;
+			if (add_control("encode", specs, &num_specs, optarg))
+				return EXIT_USAGE;
 			break;
 		case 'n':
 			if (parse_long(optarg, &count) || count < 1)
@@ -611,7 +617,7 @@ int cmd_encode(int argc, char **argv)
 	if (find_codec("encode", node, sizeof(node), dev, opts.coded_fourcc,
 		       M2M_QUEUE_CAPTURE))
 		return EXIT_FAILED;
-	if (resolve_controls(node, specs, num_specs, controls))
+	if (resolve_controls("encode", node, specs, num_specs, controls))
 		return EXIT_FAILED;
 	if (media_open_input(&in, argv[optind]))
 		return EXIT_FAILED;
@@ -637,5 +643,217 @@ int cmd_encode(int argc, char **argv)
 	media_close(&in);
 	if (out != stdout && fclose(out) && status == EXIT_OK)
 		status = failure("encode", "%s: %s", out_path, strerror(errno));
+	return status;
+}
+
+const char transcode_help[] =
+	"usage: m2m transcode [-d DEC] [-p CONV] [-e ENC] [-c CODED] [-s WxH]\n"
+	"                     [-C NAME=VALUE]... [--copy] IN OUT\n"
+	"\n"
+	"Decode, convert and encode again in one chain of devices (libm2m's\n"
+	"m2m_chain): the decoder's frames go to the converter, which crops\n"
+	"them to the picture and scales them to --size, and its results to\n"
+	"the encoder, each device's buffers handed to the next by DMABUF, so\n"
+	"that no frame is copied. It prints how many bytes were copied and\n"
+	"shared.\n"
+	"\n"
+	"IN and OUT are streams as `v4l2-ctl --stream-to-hdr` writes them\n"
+	"(- for stdin and stdout); IN may also be FWHT frames back to back.\n"
+	"A stream that changes size mid-way fails: a chain takes one size.\n"
+	"\n"
+	"  -d, --decoder DEC      the decoder (default: the first m2m node\n"
+	"                         whose OUTPUT takes CODED)\n"
+	"  -p, --converter CONV   the converter (default: vhqv)\n"
+	"  -e, --encoder ENC      the encoder (default: the first m2m node\n"
+	"                         whose CAPTURE makes CODED)\n"
+	"  -c, --coded FMT        the coded format's fourcc, both sides\n"
+	"                         (default: FWHT)\n"
+	"  -s, --size WxH         the encoded size (default: the decoded one)\n"
+	"  -C, --control N=V      set an encoder control, as m2m encode does\n"
+	"      --copy             copy the frames between devices instead\n";
+
+static const struct option transcode_options[] = {
+	{ "decoder", required_argument, NULL, 'd' },
+	{ "converter", required_argument, NULL, 'p' },
+	{ "encoder", required_argument, NULL, 'e' },
+	{ "coded", required_argument, NULL, 'c' },
+	{ "size", required_argument, NULL, 's' },
+	{ "control", required_argument, NULL, 'C' },
+	{ "copy", no_argument, NULL, 'K' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
+/* Write every packet the chain has ready: the number, or -1 after
+ * printing why; stops at -EAGAIN, and at -ENODATA (*ended). */
+static long chain_packets(struct m2m_chain *chain, FILE *out,
+			  const char *path, int timeout_ms, int *ended)
+{
+	struct m2m_packet p;
+	long written = 0;
+	int err;
+
+	while ((err = m2m_chain_receive(chain, &p, timeout_ms)) == 0) {
+		int bad = write_packet(out, &p);
+
+		m2m_chain_release(chain, &p);
+		if (bad)
+			return failure("transcode", "%s: %s", path,
+				       strerror(errno)), -1;
+		written++;
+	}
+	if (err == -ENODATA)
+		*ended = 1;
+	else if (err != -EAGAIN)
+		return lib_error("transcode", err, "receiving a packet"), -1;
+	return written;
+}
+
+static int transcode(struct m2m_chain *chain, FILE *in, const char *in_path,
+		     FILE *out, const char *out_path)
+{
+	unsigned char *pkt = NULL;
+	size_t cap = 0;
+	long long done = 0;
+	uint64_t ts = 0;
+	int ended = 0, err, status = EXIT_FAILED;
+	long size, n;
+
+	while ((size = read_packet(in, in_path, &pkt, &cap)) > 0) {
+		ts += 1000;
+		while ((err = m2m_chain_send(chain, pkt, size, ts)) == -EAGAIN) {
+			n = chain_packets(chain, out, out_path, 1000, &ended);
+			if (n < 0)
+				goto out;
+			done += n;
+		}
+		if (err < 0) {
+			lib_error("transcode", err, "sending a frame");
+			goto out;
+		}
+		n = chain_packets(chain, out, out_path, 0, &ended);
+		if (n < 0)
+			goto out;
+		done += n;
+		progress(done, -1);
+	}
+	if (size < 0)
+		goto out;
+	err = m2m_chain_drain(chain);
+	if (err < 0) {
+		lib_error("transcode", err, "draining the chain");
+		goto out;
+	}
+	while (!ended) {
+		n = chain_packets(chain, out, out_path, 5000, &ended);
+		if (n < 0)
+			goto out;
+		if (n == 0 && !ended) {
+			failure("transcode", "the chain gave no packet in 5 s "
+				"and did not end its drain");
+			goto out;
+		}
+	}
+	progress_end();
+	status = EXIT_OK;
+out:
+	free(pkt);
+	return status;
+}
+
+int cmd_transcode(int argc, char **argv)
+{
+	struct m2m_chain_options opts = M2M_CHAIN_OPTIONS_INIT;
+	struct m2m_encoder_control controls[MAX_CONTROLS];
+	struct m2m_chain_stats st;
+	char *specs[MAX_CONTROLS];
+	unsigned int num_specs = 0;
+	const char *dec = NULL, *conv = "vhqv", *enc = NULL, *out_path;
+	char dec_node[64], enc_node[64];
+	uint32_t coded = M2M_FOURCC('F', 'W', 'H', 'T');
+	struct m2m_chain *chain;
+	FILE *in, *out;
+	int opt, err, status;
+
+	media_verb = "transcode";
+	while ((opt = verb_getopt(argc, argv, "d:p:e:c:s:C:h",
+				  transcode_options, "transcode")) != -1) {
+		switch (opt) {
+		case 'd':
+			dec = optarg;
+			break;
+		case 'p':
+			conv = optarg;
+			break;
+		case 'e':
+			enc = optarg;
+			break;
+		case 'c':
+			if (parse_coded("transcode", optarg, &coded))
+				return EXIT_USAGE;
+			break;
+		case 's':
+			if (parse_size(optarg, &opts.encoder.width,
+				       &opts.encoder.height))
+				return usage_error("transcode", "--size %s is "
+						   "not WxH", optarg);
+			break;
+		case 'C':
+			if (add_control("transcode", specs, &num_specs, optarg))
+				return EXIT_USAGE;
+			break;
+		case 'K':
+			opts.flags |= M2M_CHAIN_COPY;
+			break;
+		case 'h':
+			return EXIT_OK;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2)
+		return usage_error("transcode", "needs IN and OUT (m2m "
+				   "transcode --help)");
+	if (find_codec("transcode", dec_node, sizeof(dec_node), dec, coded,
+		       M2M_QUEUE_OUTPUT) ||
+	    find_codec("transcode", enc_node, sizeof(enc_node), enc, coded,
+		       M2M_QUEUE_CAPTURE) ||
+	    resolve_controls("transcode", enc_node, specs, num_specs, controls))
+		return EXIT_FAILED;
+	opts.decoder.coded_fourcc = coded;
+	opts.encoder.coded_fourcc = coded;
+	opts.encoder.controls = controls;
+	opts.encoder.num_controls = num_specs;
+	in = strcmp(argv[optind], "-") ? fopen(argv[optind], "rb") : stdin;
+	if (!in)
+		return failure("transcode", "%s: %s", argv[optind],
+			       strerror(errno));
+	err = m2m_chain_open(&chain, dec_node, conv, enc_node, &opts);
+	if (err < 0) {
+		if (in != stdin)
+			fclose(in);
+		return lib_error("transcode", err, "opening the chain %s -> "
+				 "%s -> %s", dec_node, conv, enc_node);
+	}
+	out_path = argv[optind + 1];
+	out = strcmp(out_path, "-") ? fopen(out_path, "wb") : stdout;
+	if (!out) {
+		status = failure("transcode", "%s: %s", out_path,
+				 strerror(errno));
+	} else {
+		status = transcode(chain, in, argv[optind], out, out_path);
+		if (out != stdout && fclose(out) && status == EXIT_OK)
+			status = failure("transcode", "%s: %s", out_path,
+					 strerror(errno));
+	}
+	if (status == EXIT_OK && m2m_chain_get_stats(chain, &st) == 0)
+		fprintf(stderr, "m2m transcode: %llu frames, %llu bytes copied, "
+			"%llu shared by DMABUF (%u of 2 links)\n",
+			(unsigned long long)st.frames,
+			(unsigned long long)st.bytes_copied,
+			(unsigned long long)st.bytes_shared, st.dmabuf_links);
+	m2m_chain_close(chain);
+	if (in != stdin)
+		fclose(in);
 	return status;
 }

@@ -32,10 +32,12 @@ int cmd_events(int argc, char **argv);
 int cmd_ir(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
+int cmd_transcode(int argc, char **argv);
 
 extern const char convert_help[];
 extern const char decode_help[];
 extern const char encode_help[];
+extern const char transcode_help[];
 
 /* Print "m2m VERB: MESSAGE" on one line; return EXIT_USAGE. */
 int usage_error(const char *verb, const char *fmt, ...)

@@ -28,6 +28,7 @@ static const char main_help[] =
 	"  convert IN OUT        convert frames: raw, Y4M (- for pipes), PNG, PPM\n"
 	"  decode IN OUT         decode a coded stream on a decoder node\n"
 	"  encode IN OUT         encode frames on an encoder node\n"
+	"  transcode IN OUT      decode, convert and encode in a chain of nodes\n"
 	"  events [DEV]          print a device's events as they arrive\n"
 	"  ir SUBVERB            IR: protocols, send, watch, record\n"
 	"\n"
@@ -75,6 +76,7 @@ static const struct verb verbs[] = {
 	{ "convert", cmd_convert, convert_help },
 	{ "decode", cmd_decode, decode_help },
 	{ "encode", cmd_encode, encode_help },
+	{ "transcode", cmd_transcode, transcode_help },
 	{ "events", cmd_events, events_help },
 	{ "ir", cmd_ir, ir_help },
 };
