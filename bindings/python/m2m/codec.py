@@ -84,10 +84,15 @@ class _Codec:
     _kind = "codec"     # "decoder", "encoder": for messages
     _gives = "result"   # "frame", "packet"
 
-    def _open(self, node):
+    def _open(self, **nodes):
+        """Checks the nodes (argument name=value), named by the arguments,
+        for the messages; returns them."""
         self._ptr = None
         self._lock = threading.Lock()
-        self._node = _args.string(node, "node", "a node path or a driver name")
+        checked = [_args.string(value, argument, "a node path or a driver name")
+                   for argument, value in nodes.items()]
+        self._node = " -> ".join(checked)
+        return checked
 
     def __exit__(self, *exc: object) -> None:
         self.close()
@@ -152,6 +157,20 @@ class _Codec:
                 raise self._timed_out(timeout)
             yield got
 
+    def _through(self, items, timeout, parse):
+        """Send each of items, as parse(item, i) gives it (payload,
+        timestamp_ns), yielding what comes as it comes, then drain: what
+        decode(), encode() and Chain.run() do."""
+        for i, item in enumerate(items):
+            payload, timestamp_ns = parse(item, i)
+            while not self._send(payload, timestamp_ns):  # type: ignore[attr-defined]
+                got = self.receive(timeout)  # type: ignore[attr-defined]
+                if got is None:
+                    raise self._timed_out(timeout)
+                yield got
+            yield from iter(lambda: self.receive(0), None)  # type: ignore[attr-defined]
+        yield from self.drain(timeout)  # type: ignore[attr-defined]
+
     def _timed_out(self, timeout):
         return Timeout(110, f"the {self._kind} on {self._node} gave no {self._gives} "
                        f"within {timeout} s")
@@ -194,7 +213,7 @@ class Decoder(_Codec):
     def __init__(self, node: str, coded: Union[str, int] = "FWHT", *,
                  capture: Optional[Union[str, int]] = None,
                  size: Optional[Sequence[int]] = None, timeout: float = 5.0) -> None:
-        self._open(node)
+        self._open(node=node)
         opts = capi.m2m_decoder_options()
         opts.version = capi.M2M_DECODER_OPTIONS_VERSION
         opts.coded_fourcc = _coded(coded)
@@ -277,6 +296,9 @@ class Decoder(_Codec):
         """
         timestamp_ns = _args.integer(timestamp_ns, "timestamp_ns", 0, 2 ** 64 - 1)
         _check_packet(packet, "packet")
+        return self._send(packet, timestamp_ns)
+
+    def _send(self, packet, timestamp_ns):
         try:
             self._call(capi.m2m_decoder_send, packet, timestamp_ns)
         except WouldBlock:
@@ -343,18 +365,7 @@ class Decoder(_Codec):
                 frames = list(dec.decode(m2m.read_hdr_stream("clip.fwht")))
         """
         timeout = _args.seconds(timeout)
-        return self._decode(packets, timeout)
-
-    def _decode(self, packets, timeout):
-        for i, packet in enumerate(packets):
-            data, timestamp_ns = _packet(packet, i)
-            while not self.send(data, timestamp_ns):
-                frame = self.receive(timeout)
-                if frame is None:
-                    raise self._timed_out(timeout)
-                yield frame
-            yield from iter(lambda: self.receive(0), None)
-        yield from self.drain(timeout)
+        return self._through(packets, timeout, _packet)
 
 
 class Packet(bytes):
@@ -436,7 +447,7 @@ class Encoder(_Codec):
                  format: Union[str, int] = "YUV420",  # noqa: A002
                  size: Sequence[int], controls: Optional[dict[Any, Any]] = None,
                  rate: Optional[Sequence[int]] = None, timeout: float = 5.0) -> None:
-        self._open(node)
+        self._open(node=node)
         opts = capi.m2m_encoder_options()
         opts.version = capi.M2M_ENCODER_OPTIONS_VERSION
         opts.coded_fourcc = _coded(coded)
@@ -581,22 +592,15 @@ class Encoder(_Codec):
                 packets = list(enc.encode(frames))
         """
         timeout = _args.seconds(timeout)
-        return self._encode(frames, timeout)
+        return self._through(frames, timeout, self._frame_of)
 
-    def _encode(self, frames, timeout):
-        for i, item in enumerate(frames):
-            timestamp_ns = i * 1000
-            if isinstance(item, tuple) and len(item) == 2 and _args.is_integer(item[1]):
-                item, timestamp_ns = item[0], _args.integer(
-                    item[1], f"frames[{i}][1]", 0, 2 ** 64 - 1, takes="a timestamp in ns >= 0")
-            raw = self._packed(item, f"frames[{i}]")
-            while not self._send(raw, timestamp_ns):
-                packet = self.receive(timeout)
-                if packet is None:
-                    raise self._timed_out(timeout)
-                yield packet
-            yield from iter(lambda: self.receive(0), None)
-        yield from self.drain(timeout)
+    def _frame_of(self, item, i):
+        """(raw bytes, timestamp_ns) of encode()'s i-th frame."""
+        timestamp_ns = i * 1000
+        if isinstance(item, tuple) and len(item) == 2 and _args.is_integer(item[1]):
+            item, timestamp_ns = item[0], _args.integer(
+                item[1], f"frames[{i}][1]", 0, 2 ** 64 - 1, takes="a timestamp in ns >= 0")
+        return self._packed(item, f"frames[{i}]"), timestamp_ns
 
 
 def _packed_planes(planes, fmt, what):
@@ -771,16 +775,17 @@ def _rect(rect):
     return (rect.left, rect.top, rect.width, rect.height)
 
 
-def _coded(value):
-    """A coded format's fourcc: four characters ("FWHT") or the code."""
+def _coded(value, argument="coded"):
+    """A coded format's fourcc: four characters ("FWHT") or the code;
+    the argument's name for the message."""
     if isinstance(value, str) and len(value) == 4 and value.isascii():
         return sum(ord(c) << (8 * i) for i, c in enumerate(value))
     if _args.is_integer(value) and 0 < value < 2 ** 32:
         return int(value)
     if isinstance(value, str) or _args.is_integer(value):
-        raise InvalidArgument(22, f"coded takes a four-character code such as \"FWHT\" "
-                              f"or a fourcc, not {value!r}")
-    raise _args.wrong_type("coded", "a four-character code such as \"FWHT\" or a fourcc",
+        raise InvalidArgument(22, f"{argument} takes a four-character code such as "
+                              f"\"FWHT\" or a fourcc, not {value!r}")
+    raise _args.wrong_type(argument, "a four-character code such as \"FWHT\" or a fourcc",
                            value)
 
 
