@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Iterator, NamedTuple, Optional, Sequence, Union
 
 from . import _args, _waiting, capi
-from ._errors import DeviceNotFound, NotFound, UnknownControl, WouldBlock
+from ._errors import DeviceNotFound, NotFound, UnknownControl
 from .codec import (CodedData, Packet, _Codec, _check_packet, _coded, _control_ids,
                     _control_values, _format_code, _packet, _packet_of, _timeout_ms)
 
@@ -163,11 +163,7 @@ class Chain(_Codec):
         return self._send(packet, timestamp_ns)
 
     def _send(self, packet, timestamp_ns):
-        try:
-            self._call(capi.m2m_chain_send, packet, timestamp_ns)
-        except WouldBlock:
-            return False
-        return True
+        return self._sent(capi.m2m_chain_send, packet, timestamp_ns)
 
     def receive(self, timeout: Optional[float] = 0.0) -> Optional[Packet]:
         """The next packet, waiting up to ``timeout`` seconds (None: for

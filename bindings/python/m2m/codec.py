@@ -131,6 +131,15 @@ class _Codec:
                 raise DeviceClosed(9, f"the {self._kind} on {self._node} is closed")
             return function(self._ptr, *args)
 
+    def _sent(self, send, payload, timestamp_ns):
+        """send(handle, payload, timestamp_ns): whether it was taken
+        (False: every OUTPUT buffer is taken, receive first)."""
+        try:
+            self._call(send, payload, timestamp_ns)
+        except WouldBlock:
+            return False
+        return True
+
     def _take(self, ms, receive, release, copy):
         """copy() of what receive(handle, ms) gives, which goes back to
         libm2m at once (release), under the lock; None when nothing came."""
@@ -299,11 +308,7 @@ class Decoder(_Codec):
         return self._send(packet, timestamp_ns)
 
     def _send(self, packet, timestamp_ns):
-        try:
-            self._call(capi.m2m_decoder_send, packet, timestamp_ns)
-        except WouldBlock:
-            return False
-        return True
+        return self._sent(capi.m2m_decoder_send, packet, timestamp_ns)
 
     def receive(self, timeout: Optional[float] = 0.0) -> Optional[DecodedFrame]:
         """The next decoded frame, waiting up to ``timeout`` seconds (None:
@@ -521,11 +526,7 @@ class Encoder(_Codec):
         return self._send(self._packed(frame, "frame"), timestamp_ns)
 
     def _send(self, raw, timestamp_ns):
-        try:
-            self._call(capi.m2m_encoder_send, raw, timestamp_ns)
-        except WouldBlock:
-            return False
-        return True
+        return self._sent(capi.m2m_encoder_send, raw, timestamp_ns)
 
     def _packed(self, frame, argument):
         """frame as the bytes m2m_encoder_send() takes, checked; the
