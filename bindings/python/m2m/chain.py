@@ -72,7 +72,7 @@ class Chain(_Codec):
     end. Step by step, :meth:`send` says whether the chain took a packet
     (False: receive first), :meth:`receive` takes a packet, iterating over
     the chain takes those ready now, :meth:`drain` ends the stream. A chain
-    is one stream: after a drain, :meth:`send` raises. One thread at a
+    is one stream: once drained, :meth:`send` raises. One thread at a
     time, as :class:`Decoder`.
 
     Example::
