@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator, NamedTuple, Optional, Sequence, Union
 
-from . import _args, _waiting, capi
+from . import _args, capi
 from ._errors import DeviceNotFound, NotFound, UnknownControl
-from .codec import (CodedData, Packet, _Codec, _check_packet, _coded, _control_ids,
-                    _control_values, _format_code, _packet, _packet_of, _timeout_ms)
+from .codec import (CodedData, Packet, _check_packet, _coded, _control_ids, _control_values,
+                    _format_code, _packet, _PacketCodec, _timeout_ms)
 
 
 class ChainStats(NamedTuple):
@@ -41,7 +41,7 @@ class ChainStats(NamedTuple):
     dmabuf_links: int
 
 
-class Chain(_Codec):
+class Chain(_PacketCodec):
     """A decoder, a converter and an encoder run as one: coded packets in,
     :class:`Packet` out. A context manager.
 
@@ -84,6 +84,8 @@ class Chain(_Codec):
     """
 
     _kind, _gives = "chain", "packet"
+    _receive_call = staticmethod(capi.m2m_chain_receive)
+    _release_call = staticmethod(capi.m2m_chain_release)
 
     def __init__(self, decoder: str, converter: str, encoder: str, *,
                  coded: Union[str, int] = "FWHT", encoded: Union[str, int] = "FWHT",
@@ -164,24 +166,6 @@ class Chain(_Codec):
 
     def _send(self, packet, timestamp_ns):
         return self._sent(capi.m2m_chain_send, packet, timestamp_ns)
-
-    def receive(self, timeout: Optional[float] = 0.0) -> Optional[Packet]:
-        """The next packet, waiting up to ``timeout`` seconds (None: for
-        ever, Ctrl-C ending the wait); None when none came in time.
-
-        :raises EndOfStream: after a drain's last packet (:meth:`drain`)
-
-        Example::
-
-            packet = chain.receive(timeout=0.5)
-        """
-        timeout = _args.seconds(timeout)
-        return _waiting.wait(self._receive, timeout)
-
-    def _receive(self, ms):
-        """One receive of up to ms: a Packet, or None."""
-        return self._take(ms, capi.m2m_chain_receive, capi.m2m_chain_release,
-                          lambda packet: _packet_of(packet, self._fwht))
 
     def __iter__(self) -> Iterator[Packet]:
         """The packets ready now, without waiting.

@@ -407,13 +407,40 @@ class Packet(bytes):
         return f"<m2m.Packet {len(self)} bytes{key} at {self.timestamp_ns} ns>"
 
 
+class _PacketCodec(_Codec):
+    """What an Encoder and a Chain share: Packets out, taken with
+    _receive_call and given back with _release_call (capi's)."""
+
+    _fwht = False      # whether the packets are FWHT frames
+    _receive_call = staticmethod(capi.m2m_encoder_receive)
+    _release_call = staticmethod(capi.m2m_encoder_release)
+
+    def receive(self, timeout: Optional[float] = 0.0) -> Optional[Packet]:
+        """The next packet, waiting up to ``timeout`` seconds (None: for
+        ever, Ctrl-C ending the wait); None when none came in time.
+
+        :raises EndOfStream: after a drain's last packet (:meth:`drain`)
+
+        Example::
+
+            packet = enc.receive(timeout=0.5)
+        """
+        timeout = _args.seconds(timeout)
+        return _waiting.wait(self._receive, timeout)
+
+    def _receive(self, ms):
+        """One receive of up to ms: a Packet, or None."""
+        return self._take(ms, self._receive_call, self._release_call,
+                          lambda packet: _packet_of(packet, self._fwht))
+
+
 #: A frame Encoder.send() takes: an m2m.Frame (a DecodedFrame too), a
 #: sequence of plane arrays, a lone array for a one-plane format, or the
 #: frame's bytes laid out as libm2m packs it.
 RawFrame = Union[Frame, Sequence[Any], np.ndarray, bytes, bytearray, memoryview]
 
 
-class Encoder(_Codec):
+class Encoder(_PacketCodec):
     """A stateful encoder node: frames in, :class:`Packet` out. A
     context manager.
 
@@ -545,24 +572,6 @@ class Encoder(_Codec):
         else:
             return _packed_bytes(frame, capi.m2m_format_frame_size(fmt), what, argument)
         return _packed_planes(planes, fmt, what)
-
-    def receive(self, timeout: Optional[float] = 0.0) -> Optional[Packet]:
-        """The next packet, waiting up to ``timeout`` seconds (None: for
-        ever, Ctrl-C ending the wait); None when none came in time.
-
-        :raises EndOfStream: after a drain's last packet (:meth:`drain`)
-
-        Example::
-
-            packet = enc.receive(timeout=0.5)
-        """
-        timeout = _args.seconds(timeout)
-        return _waiting.wait(self._receive, timeout)
-
-    def _receive(self, ms):
-        """One receive of up to ms: a Packet, or None."""
-        return self._take(ms, capi.m2m_encoder_receive, capi.m2m_encoder_release,
-                          lambda packet: _packet_of(packet, self._fwht))
 
     def drain(self, timeout: Optional[float] = 5.0) -> Iterator[Packet]:
         """End the stream: the encoder finishes what it was sent
