@@ -198,6 +198,7 @@ M2M_OUT_HANDLE(struct m2m_device)
 M2M_OUT_HANDLE(struct m2m_ir)
 M2M_OUT_HANDLE(struct m2m_decoder)
 M2M_OUT_HANDLE(struct m2m_encoder)
+M2M_OUT_HANDLE(struct m2m_chain)
 
 /* m2m_list_devices(&list, &n) becomes a list of m2m_device_info. */
 %typemap(in, numinputs=0) (struct m2m_device_info **out, size_t *count)
@@ -564,9 +565,11 @@ M2M_FRAME_BUFFER(const void *src, src_size, 0)
  * [format, visible]; m2m_fwht_parse_header(&hdr, data, size) gives
  * [frame bytes, hdr]. The encoder alike: enc = m2m_py_encoder_open(name,
  * opts, controls), packet = m2m_encoder_receive(enc, ms), raw =
- * m2m_encoder_get_format(enc). The typemaps named by parameter are
- * cleared after codec.h, so that m2m.h's parameters of the same names
- * keep theirs.
+ * m2m_encoder_get_format(enc). A chain alike: chain =
+ * m2m_py_chain_open(decoder, converter, encoder, opts, controls), packet =
+ * m2m_chain_receive(chain, ms), stats = m2m_chain_get_stats(chain). The
+ * typemaps named by parameter are cleared after codec.h, so that m2m.h's
+ * parameters of the same names keep theirs.
  */
 M2M_OUT_STRUCT(struct m2m_frame, frame)
 M2M_OUT_STRUCT(struct m2m_packet, packet)
@@ -574,6 +577,7 @@ M2M_OUT_STRUCT(struct m2m_format, format)
 M2M_OUT_STRUCT(struct m2m_format, raw)
 M2M_OUT_STRUCT(struct m2m_rect, visible)
 M2M_OUT_STRUCT(struct m2m_fwht_header, hdr)
+M2M_OUT_STRUCT(struct m2m_chain_stats, stats)
 /*
  * A frame or a packet to release is the one receive gave, Python's:
  * neither freed nor given back here (SWIG would take the out-struct's
@@ -592,7 +596,7 @@ M2M_OUT_STRUCT(struct m2m_fwht_header, hdr)
 }
 %enddef
 M2M_RELEASED(struct m2m_frame, frame, m2m_decoder_receive)
-M2M_RELEASED(struct m2m_packet, packet, m2m_encoder_receive)
+M2M_RELEASED(struct m2m_packet, packet, m2m_encoder_receive or m2m_chain_receive)
 /* Coded data and an encoder's frames: any C-contiguous buffer (bytes
  * too), held for the call. */
 M2M_FRAME_BUFFER(const void *data, size, 0)
@@ -603,15 +607,16 @@ M2M_FRAME_BUFFER(const void *frame, size, 0)
  * libm2m gives them without a message of their own, so the binding says
  * what they mean rather than show an older one.
  */
-%typemap(out) int m2m_decoder_receive {
+%define M2M_RECEIVE(FUNCTION, GIVES)
+%typemap(out) int FUNCTION {
 	if ($1 == -EAGAIN) {
-		m2m_raise_message(EAGAIN, "m2m_decoder_receive: no frame came "
+		m2m_raise_message(EAGAIN, #FUNCTION ": no " GIVES " came "
 				  "within the timeout");
 		SWIG_fail;
 	}
 	if ($1 == -ENODATA) {
-		m2m_raise_message(ENODATA, "m2m_decoder_receive: the drain "
-				  "ended: every frame was given");
+		m2m_raise_message(ENODATA, #FUNCTION ": the drain "
+				  "ended: every " GIVES " was given");
 		SWIG_fail;
 	}
 	if ($1 < 0) {
@@ -620,23 +625,10 @@ M2M_FRAME_BUFFER(const void *frame, size, 0)
 	}
 	$result = SWIG_Py_Void();
 }
-%typemap(out) int m2m_encoder_receive {
-	if ($1 == -EAGAIN) {
-		m2m_raise_message(EAGAIN, "m2m_encoder_receive: no packet came "
-				  "within the timeout");
-		SWIG_fail;
-	}
-	if ($1 == -ENODATA) {
-		m2m_raise_message(ENODATA, "m2m_encoder_receive: the drain "
-				  "ended: every packet was given");
-		SWIG_fail;
-	}
-	if ($1 < 0) {
-		m2m_raise(-$1);
-		SWIG_fail;
-	}
-	$result = SWIG_Py_Void();
-}
+%enddef
+M2M_RECEIVE(m2m_decoder_receive, "frame")
+M2M_RECEIVE(m2m_encoder_receive, "packet")
+M2M_RECEIVE(m2m_chain_receive, "packet")
 /*
  * An encoder's controls: a list of (id, value) pairs, copied for the
  * call (m2m_py_encoder_open(), below, since the options only point to
@@ -743,11 +735,36 @@ int m2m_py_encoder_open(struct m2m_encoder **out, const char *name,
 	with.num_controls = num_controls;
 	return m2m_encoder_open(out, name, &with);
 }
+
+/**
+ * m2m_chain_open() with the encoder's controls given apart, as
+ * m2m_py_encoder_open() takes them.
+ *
+ * @code
+ * chain = capi.m2m_py_chain_open(decoder, converter, encoder, opts, [])
+ * @endcode
+ */
+int m2m_py_chain_open(struct m2m_chain **out, const char *decoder,
+		      const char *converter, const char *encoder,
+		      const struct m2m_chain_options *opts,
+		      const struct m2m_encoder_control *controls,
+		      unsigned int num_controls)
+{
+	struct m2m_chain_options with;
+
+	if (!opts)
+		return m2m_chain_open(out, decoder, converter, encoder, opts);
+	with = *opts;
+	with.encoder.controls = controls;
+	with.encoder.num_controls = num_controls;
+	return m2m_chain_open(out, decoder, converter, encoder, &with);
+}
 %}
 %clear struct m2m_frame *frame, const struct m2m_frame *frame;
 %clear struct m2m_packet *packet, const struct m2m_packet *packet;
 %clear struct m2m_format *format, struct m2m_format *raw, struct m2m_rect *visible;
 %clear struct m2m_fwht_header *hdr, (const void *data, size_t size);
+%clear struct m2m_chain_stats *stats;
 %clear (const void *frame, size_t size);
 %clear (const struct m2m_encoder_control *controls, unsigned int num_controls);
 

@@ -74,10 +74,17 @@ with their timestamps)::
     with m2m.Encoder("/dev/video0", "FWHT", format="YUV420", size=(640, 360)) as enc:
         stream = [packet for packet in enc.encode(frames)]
 
+A :class:`Chain` runs a decoder's frames through a converter into an
+encoder, the devices sharing buffers by DMABUF (packets in, packets out)::
+
+    with m2m.Chain("vicodec", "vhqv", "vicodec", size=(1280, 720)) as chain:
+        hd = b"".join(chain.run(m2m.read_hdr_stream("clip.fwht")))
+
 Failures raise :class:`Error` subclasses (an :class:`OSError` with errno)
 carrying libm2m's message. The C API itself is :mod:`m2m.capi`.
 """
 from . import capi, ir
+from .chain import Chain, ChainStats
 from .codec import DecodedFrame, Decoder, Encoder, Packet, read_hdr_stream
 from ._controls import Control, Controls
 from ._errors import (BufferTooSmall, DeviceBusy, DeviceClosed, DeviceNotFound,
@@ -95,7 +102,7 @@ from .device import Device, DeviceInfo, Ready, devices, open
 __version__ = f"{capi.M2M_VERSION_MAJOR}.{capi.M2M_VERSION_MINOR}.{capi.M2M_VERSION_PATCH}"
 
 __all__ = [
-    "BufferTooSmall", "Control", "Controls", "DecodedFrame", "Decoder", "Device",
+    "BufferTooSmall", "Chain", "ChainStats", "Control", "Controls", "DecodedFrame", "Decoder", "Device",
     "DeviceBusy", "DeviceClosed",
     "DeviceInfo", "DeviceNotFound", "Encoder", "EndOfStream", "Error", "Event", "Events",
     "FIELDS", "Frame", "InvalidArgument", "NotFound", "NotSupported", "OutOfRange", "Packet",

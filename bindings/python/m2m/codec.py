@@ -84,10 +84,15 @@ class _Codec:
     _kind = "codec"     # "decoder", "encoder": for messages
     _gives = "result"   # "frame", "packet"
 
-    def _open(self, node):
+    def _open(self, **nodes):
+        """Checks the nodes (argument name=value), named by the arguments,
+        for the messages; returns them."""
         self._ptr = None
         self._lock = threading.Lock()
-        self._node = _args.string(node, "node", "a node path or a driver name")
+        checked = [_args.string(value, argument, "a node path or a driver name")
+                   for argument, value in nodes.items()]
+        self._node = " -> ".join(checked)
+        return checked
 
     def __exit__(self, *exc: object) -> None:
         self.close()
@@ -126,6 +131,15 @@ class _Codec:
                 raise DeviceClosed(9, f"the {self._kind} on {self._node} is closed")
             return function(self._ptr, *args)
 
+    def _sent(self, send, payload, timestamp_ns):
+        """send(handle, payload, timestamp_ns): whether it was taken
+        (False: every OUTPUT buffer is taken, receive first)."""
+        try:
+            self._call(send, payload, timestamp_ns)
+        except WouldBlock:
+            return False
+        return True
+
     def _take(self, ms, receive, release, copy):
         """copy() of what receive(handle, ms) gives, which goes back to
         libm2m at once (release), under the lock; None when nothing came."""
@@ -151,6 +165,20 @@ class _Codec:
             if got is None:
                 raise self._timed_out(timeout)
             yield got
+
+    def _through(self, items, timeout, parse):
+        """Send each of items, as parse(item, i) gives it (payload,
+        timestamp_ns), yielding what comes as it comes, then drain: what
+        decode(), encode() and Chain.run() do."""
+        for i, item in enumerate(items):
+            payload, timestamp_ns = parse(item, i)
+            while not self._send(payload, timestamp_ns):  # type: ignore[attr-defined]
+                got = self.receive(timeout)  # type: ignore[attr-defined]
+                if got is None:
+                    raise self._timed_out(timeout)
+                yield got
+            yield from iter(lambda: self.receive(0), None)  # type: ignore[attr-defined]
+        yield from self.drain(timeout)  # type: ignore[attr-defined]
 
     def _timed_out(self, timeout):
         return Timeout(110, f"the {self._kind} on {self._node} gave no {self._gives} "
@@ -194,7 +222,7 @@ class Decoder(_Codec):
     def __init__(self, node: str, coded: Union[str, int] = "FWHT", *,
                  capture: Optional[Union[str, int]] = None,
                  size: Optional[Sequence[int]] = None, timeout: float = 5.0) -> None:
-        self._open(node)
+        self._open(node=node)
         opts = capi.m2m_decoder_options()
         opts.version = capi.M2M_DECODER_OPTIONS_VERSION
         opts.coded_fourcc = _coded(coded)
@@ -277,11 +305,10 @@ class Decoder(_Codec):
         """
         timestamp_ns = _args.integer(timestamp_ns, "timestamp_ns", 0, 2 ** 64 - 1)
         _check_packet(packet, "packet")
-        try:
-            self._call(capi.m2m_decoder_send, packet, timestamp_ns)
-        except WouldBlock:
-            return False
-        return True
+        return self._send(packet, timestamp_ns)
+
+    def _send(self, packet, timestamp_ns):
+        return self._sent(capi.m2m_decoder_send, packet, timestamp_ns)
 
     def receive(self, timeout: Optional[float] = 0.0) -> Optional[DecodedFrame]:
         """The next decoded frame, waiting up to ``timeout`` seconds (None:
@@ -343,18 +370,7 @@ class Decoder(_Codec):
                 frames = list(dec.decode(m2m.read_hdr_stream("clip.fwht")))
         """
         timeout = _args.seconds(timeout)
-        return self._decode(packets, timeout)
-
-    def _decode(self, packets, timeout):
-        for i, packet in enumerate(packets):
-            data, timestamp_ns = _packet(packet, i)
-            while not self.send(data, timestamp_ns):
-                frame = self.receive(timeout)
-                if frame is None:
-                    raise self._timed_out(timeout)
-                yield frame
-            yield from iter(lambda: self.receive(0), None)
-        yield from self.drain(timeout)
+        return self._through(packets, timeout, _packet)
 
 
 class Packet(bytes):
@@ -391,13 +407,40 @@ class Packet(bytes):
         return f"<m2m.Packet {len(self)} bytes{key} at {self.timestamp_ns} ns>"
 
 
+class _PacketCodec(_Codec):
+    """What an Encoder and a Chain share: Packets out, taken with
+    _receive_call and given back with _release_call (capi's)."""
+
+    _fwht = False      # whether the packets are FWHT frames
+    _receive_call = staticmethod(capi.m2m_encoder_receive)
+    _release_call = staticmethod(capi.m2m_encoder_release)
+
+    def receive(self, timeout: Optional[float] = 0.0) -> Optional[Packet]:
+        """The next packet, waiting up to ``timeout`` seconds (None: for
+        ever, Ctrl-C ending the wait); None when none came in time.
+
+        :raises EndOfStream: after a drain's last packet (:meth:`drain`)
+
+        Example::
+
+            packet = enc.receive(timeout=0.5)
+        """
+        timeout = _args.seconds(timeout)
+        return _waiting.wait(self._receive, timeout)
+
+    def _receive(self, ms):
+        """One receive of up to ms: a Packet, or None."""
+        return self._take(ms, self._receive_call, self._release_call,
+                          lambda packet: _packet_of(packet, self._fwht))
+
+
 #: A frame Encoder.send() takes: an m2m.Frame (a DecodedFrame too), a
 #: sequence of plane arrays, a lone array for a one-plane format, or the
 #: frame's bytes laid out as libm2m packs it.
 RawFrame = Union[Frame, Sequence[Any], np.ndarray, bytes, bytearray, memoryview]
 
 
-class Encoder(_Codec):
+class Encoder(_PacketCodec):
     """A stateful encoder node: frames in, :class:`Packet` out. A
     context manager.
 
@@ -436,7 +479,7 @@ class Encoder(_Codec):
                  format: Union[str, int] = "YUV420",  # noqa: A002
                  size: Sequence[int], controls: Optional[dict[Any, Any]] = None,
                  rate: Optional[Sequence[int]] = None, timeout: float = 5.0) -> None:
-        self._open(node)
+        self._open(node=node)
         opts = capi.m2m_encoder_options()
         opts.version = capi.M2M_ENCODER_OPTIONS_VERSION
         opts.coded_fourcc = _coded(coded)
@@ -510,11 +553,7 @@ class Encoder(_Codec):
         return self._send(self._packed(frame, "frame"), timestamp_ns)
 
     def _send(self, raw, timestamp_ns):
-        try:
-            self._call(capi.m2m_encoder_send, raw, timestamp_ns)
-        except WouldBlock:
-            return False
-        return True
+        return self._sent(capi.m2m_encoder_send, raw, timestamp_ns)
 
     def _packed(self, frame, argument):
         """frame as the bytes m2m_encoder_send() takes, checked; the
@@ -533,24 +572,6 @@ class Encoder(_Codec):
         else:
             return _packed_bytes(frame, capi.m2m_format_frame_size(fmt), what, argument)
         return _packed_planes(planes, fmt, what)
-
-    def receive(self, timeout: Optional[float] = 0.0) -> Optional[Packet]:
-        """The next packet, waiting up to ``timeout`` seconds (None: for
-        ever, Ctrl-C ending the wait); None when none came in time.
-
-        :raises EndOfStream: after a drain's last packet (:meth:`drain`)
-
-        Example::
-
-            packet = enc.receive(timeout=0.5)
-        """
-        timeout = _args.seconds(timeout)
-        return _waiting.wait(self._receive, timeout)
-
-    def _receive(self, ms):
-        """One receive of up to ms: a Packet, or None."""
-        return self._take(ms, capi.m2m_encoder_receive, capi.m2m_encoder_release,
-                          lambda packet: _packet_of(packet, self._fwht))
 
     def drain(self, timeout: Optional[float] = 5.0) -> Iterator[Packet]:
         """End the stream: the encoder finishes what it was sent
@@ -581,22 +602,15 @@ class Encoder(_Codec):
                 packets = list(enc.encode(frames))
         """
         timeout = _args.seconds(timeout)
-        return self._encode(frames, timeout)
+        return self._through(frames, timeout, self._frame_of)
 
-    def _encode(self, frames, timeout):
-        for i, item in enumerate(frames):
-            timestamp_ns = i * 1000
-            if isinstance(item, tuple) and len(item) == 2 and _args.is_integer(item[1]):
-                item, timestamp_ns = item[0], _args.integer(
-                    item[1], f"frames[{i}][1]", 0, 2 ** 64 - 1, takes="a timestamp in ns >= 0")
-            raw = self._packed(item, f"frames[{i}]")
-            while not self._send(raw, timestamp_ns):
-                packet = self.receive(timeout)
-                if packet is None:
-                    raise self._timed_out(timeout)
-                yield packet
-            yield from iter(lambda: self.receive(0), None)
-        yield from self.drain(timeout)
+    def _frame_of(self, item, i):
+        """(raw bytes, timestamp_ns) of encode()'s i-th frame."""
+        timestamp_ns = i * 1000
+        if isinstance(item, tuple) and len(item) == 2 and _args.is_integer(item[1]):
+            item, timestamp_ns = item[0], _args.integer(
+                item[1], f"frames[{i}][1]", 0, 2 ** 64 - 1, takes="a timestamp in ns >= 0")
+        return self._packed(item, f"frames[{i}]"), timestamp_ns
 
 
 def _packed_planes(planes, fmt, what):
@@ -771,16 +785,17 @@ def _rect(rect):
     return (rect.left, rect.top, rect.width, rect.height)
 
 
-def _coded(value):
-    """A coded format's fourcc: four characters ("FWHT") or the code."""
+def _coded(value, argument="coded"):
+    """A coded format's fourcc: four characters ("FWHT") or the code;
+    the argument's name for the message."""
     if isinstance(value, str) and len(value) == 4 and value.isascii():
         return sum(ord(c) << (8 * i) for i, c in enumerate(value))
     if _args.is_integer(value) and 0 < value < 2 ** 32:
         return int(value)
     if isinstance(value, str) or _args.is_integer(value):
-        raise InvalidArgument(22, f"coded takes a four-character code such as \"FWHT\" "
-                              f"or a fourcc, not {value!r}")
-    raise _args.wrong_type("coded", "a four-character code such as \"FWHT\" or a fourcc",
+        raise InvalidArgument(22, f"{argument} takes a four-character code such as "
+                              f"\"FWHT\" or a fourcc, not {value!r}")
+    raise _args.wrong_type(argument, "a four-character code such as \"FWHT\" or a fourcc",
                            value)
 
 
