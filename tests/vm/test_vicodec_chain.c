@@ -18,64 +18,13 @@
 
 #include <m2m/codec.h>
 
+#include "vicodec-streams.h"
+
 #define FWHT M2M_FOURCC('F', 'W', 'H', 'T')
 #define YU12 M2M_FOURCC('Y', 'U', '1', '2')
 #define OUT_W 1280
 #define OUT_H 720
 #define MAX_PACKETS 64
-
-struct bytes {
-	unsigned char *data;
-	size_t size;
-};
-
-static const char *env(const char *var)
-{
-	const char *v = getenv(var);
-
-	cr_assert(v, "$%s is not set (run by tests/vm/vicodec-decode)", var);
-	return v;
-}
-
-static struct bytes read_file(const char *var)
-{
-	const char *path = env(var);
-	struct bytes b = { 0 };
-	FILE *f = fopen(path, "rb");
-
-	cr_assert(f, "cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	b.size = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	b.data = malloc(b.size ? b.size : 1);
-	cr_assert(fread(b.data, 1, b.size, f) == b.size);
-	fclose(f);
-	return b;
-}
-
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-/* The frames of a v4l2-ctl --stream-to-hdr file ("Vhdr", length, frame). */
-static unsigned int split(const struct bytes *s, const unsigned char **frames,
-			  size_t *sizes, unsigned int max)
-{
-	size_t at = 0;
-	unsigned int n = 0;
-
-	while (at + 8 <= s->size && n < max) {
-		cr_assert_eq(be32(s->data + at), M2M_FOURCC('V', 'h', 'd', 'r'));
-		sizes[n] = be32(s->data + at + 4);
-		frames[n] = s->data + at + 8;
-		at += 8 + sizes[n];
-		cr_assert(at <= s->size);
-		n++;
-	}
-	return n;
-}
 
 /* Packets, kept in order. */
 struct packets {

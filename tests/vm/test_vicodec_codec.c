@@ -28,63 +28,13 @@
 #include <linux/videodev2.h>
 #include <m2m/codec.h>
 
+#include "vicodec-streams.h"
+
 /* The round trips' floors (docs/status.md): 1 dB under what they gave. */
 #define M2M_TEST_PSNR_TESTSRC2 39.1
 #define M2M_TEST_PSNR_PHOTOS 37.4
 
 #define FWHT M2M_FOURCC('F', 'W', 'H', 'T')
-
-struct bytes {
-	unsigned char *data;
-	size_t size;
-};
-
-static struct bytes read_file(const char *var)
-{
-	const char *path = getenv(var);
-	struct bytes b = { 0 };
-	FILE *f;
-
-	cr_assert(path, "$%s is not set (run by tests/vm/vicodec-decode)", var);
-	f = fopen(path, "rb");
-	cr_assert(f, "cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	b.size = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	b.data = malloc(b.size ? b.size : 1);
-	cr_assert(fread(b.data, 1, b.size, f) == b.size);
-	fclose(f);
-	return b;
-}
-
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-/*
- * The frames of a v4l2-ctl --stream-to-hdr file: each is the fourcc
- * "Vhdr" and the frame's length, both as big-endian words, then the frame.
- * Returns how many, up to max.
- */
-static unsigned int split(const struct bytes *s, const unsigned char **frames,
-			  size_t *sizes, unsigned int max)
-{
-	size_t at = 0;
-	unsigned int n = 0;
-
-	while (at + 8 <= s->size && n < max) {
-		cr_assert_eq(be32(s->data + at), M2M_FOURCC('V', 'h', 'd', 'r'),
-			     "no Vhdr at byte %zu", at);
-		sizes[n] = be32(s->data + at + 4);
-		frames[n] = s->data + at + 8;
-		at += 8 + sizes[n];
-		cr_assert(at <= s->size, "frame %u runs past the file", n);
-		n++;
-	}
-	return n;
-}
 
 /* A decoder on the node $var names, for held frames (0: the default). */
 static struct m2m_decoder *open_on(const char *var, unsigned int held)

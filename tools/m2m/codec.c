@@ -470,34 +470,97 @@ static int write_packet(FILE *out, const struct m2m_packet *p)
 	       fwrite(p->data, 1, p->size, out) == p->size ? 0 : -1;
 }
 
+/* Where packets come from: an encoder (m2m encode) or a chain (m2m
+ * transcode). */
+struct packet_source {
+	const char *verb;
+	int (*receive)(void *obj, struct m2m_packet *p, int timeout_ms);
+	int (*release)(void *obj, const struct m2m_packet *p);
+	int (*drain)(void *obj);
+	void *obj;
+};
+
+static int encoder_receive(void *enc, struct m2m_packet *p, int timeout_ms)
+{
+	return m2m_encoder_receive(enc, p, timeout_ms);
+}
+
+static int encoder_release(void *enc, const struct m2m_packet *p)
+{
+	return m2m_encoder_release(enc, p);
+}
+
+static int encoder_drain(void *enc)
+{
+	return m2m_encoder_drain(enc);
+}
+
+static int chain_receive(void *chain, struct m2m_packet *p, int timeout_ms)
+{
+	return m2m_chain_receive(chain, p, timeout_ms);
+}
+
+static int chain_release(void *chain, const struct m2m_packet *p)
+{
+	return m2m_chain_release(chain, p);
+}
+
+static int chain_drain(void *chain)
+{
+	return m2m_chain_drain(chain);
+}
+
 /* Write every packet ready: the number, or -1 after printing why; stops
  * at -EAGAIN, and at -ENODATA (*ended). */
-static long take_packets(struct m2m_encoder *enc, FILE *out, const char *path,
-			 int timeout_ms, int *ended)
+static long take_packets(const struct packet_source *src, FILE *out,
+			 const char *path, int timeout_ms, int *ended)
 {
 	struct m2m_packet p;
 	long written = 0;
 	int err;
 
-	while ((err = m2m_encoder_receive(enc, &p, timeout_ms)) == 0) {
+	while ((err = src->receive(src->obj, &p, timeout_ms)) == 0) {
 		int bad = write_packet(out, &p);
 
-		m2m_encoder_release(enc, &p);
+		src->release(src->obj, &p);
 		if (bad)
-			return failure("encode", "%s: %s", path,
+			return failure(src->verb, "%s: %s", path,
 				       strerror(errno)), -1;
 		written++;
 	}
 	if (err == -ENODATA)
 		*ended = 1;
 	else if (err != -EAGAIN)
-		return lib_error("encode", err, "receiving a packet"), -1;
+		return lib_error(src->verb, err, "receiving a packet"), -1;
 	return written;
+}
+
+/* Drain, and write the packets until the last: 0, or -1 after printing
+ * why. */
+static int drain_packets(const struct packet_source *src, FILE *out,
+			 const char *path, int ended)
+{
+	int err = src->drain(src->obj);
+
+	if (err < 0)
+		return lib_error(src->verb, err, "draining"), -1;
+	while (!ended) {
+		long n = take_packets(src, out, path, 5000, &ended);
+
+		if (n < 0)
+			return -1;
+		if (n == 0 && !ended)
+			return failure(src->verb, "no packet came in 5 s and "
+				       "the drain did not end"), -1;
+	}
+	return 0;
 }
 
 static int encode(struct m2m_encoder *enc, struct media *in, FILE *out,
 		  const char *out_path, long long count)
 {
+	const struct packet_source src = { "encode", encoder_receive,
+					   encoder_release, encoder_drain, enc };
 	size_t size = m2m_format_frame_size(&in->fmt);
 	unsigned char *frame = malloc(size);
 	long long sent = 0;
@@ -509,34 +572,18 @@ static int encode(struct m2m_encoder *enc, struct media *in, FILE *out,
 		while ((err = m2m_encoder_send(enc, frame, size,
 					       (uint64_t)(sent + 1) * 1000)) ==
 		       -EAGAIN)
-			if (take_packets(enc, out, out_path, 1000, &ended) < 0)
+			if (take_packets(&src, out, out_path, 1000, &ended) < 0)
 				goto out;
 		if (err < 0) {
 			lib_error("encode", err, "sending frame %lld", sent);
 			goto out;
 		}
-		if (take_packets(enc, out, out_path, 0, &ended) < 0)
+		if (take_packets(&src, out, out_path, 0, &ended) < 0)
 			goto out;
 		progress(++sent, in->frames);
 	}
-	if (got < 0)
+	if (got < 0 || drain_packets(&src, out, out_path, ended))
 		goto out;
-	err = m2m_encoder_drain(enc);
-	if (err < 0) {
-		lib_error("encode", err, "draining the encoder");
-		goto out;
-	}
-	while (!ended) {
-		long n = take_packets(enc, out, out_path, 5000, &ended);
-
-		if (n < 0)
-			goto out;
-		if (n == 0 && !ended) {
-			failure("encode", "the encoder gave no packet in 5 s "
-				"and did not end its drain");
-			goto out;
-		}
-	}
 	progress_end();
 	status = EXIT_OK;
 out:
@@ -684,34 +731,11 @@ static const struct option transcode_options[] = {
 	{ 0 }
 };
 
-/* Write every packet the chain has ready: the number, or -1 after
- * printing why; stops at -EAGAIN, and at -ENODATA (*ended). */
-static long chain_packets(struct m2m_chain *chain, FILE *out,
-			  const char *path, int timeout_ms, int *ended)
-{
-	struct m2m_packet p;
-	long written = 0;
-	int err;
-
-	while ((err = m2m_chain_receive(chain, &p, timeout_ms)) == 0) {
-		int bad = write_packet(out, &p);
-
-		m2m_chain_release(chain, &p);
-		if (bad)
-			return failure("transcode", "%s: %s", path,
-				       strerror(errno)), -1;
-		written++;
-	}
-	if (err == -ENODATA)
-		*ended = 1;
-	else if (err != -EAGAIN)
-		return lib_error("transcode", err, "receiving a packet"), -1;
-	return written;
-}
-
 static int transcode(struct m2m_chain *chain, FILE *in, const char *in_path,
 		     FILE *out, const char *out_path)
 {
+	const struct packet_source src = { "transcode", chain_receive,
+					   chain_release, chain_drain, chain };
 	unsigned char *pkt = NULL;
 	size_t cap = 0;
 	long long done = 0;
@@ -722,7 +746,7 @@ static int transcode(struct m2m_chain *chain, FILE *in, const char *in_path,
 	while ((size = read_packet(in, in_path, &pkt, &cap)) > 0) {
 		ts += 1000;
 		while ((err = m2m_chain_send(chain, pkt, size, ts)) == -EAGAIN) {
-			n = chain_packets(chain, out, out_path, 1000, &ended);
+			n = take_packets(&src, out, out_path, 1000, &ended);
 			if (n < 0)
 				goto out;
 			done += n;
@@ -731,29 +755,14 @@ static int transcode(struct m2m_chain *chain, FILE *in, const char *in_path,
 			lib_error("transcode", err, "sending a frame");
 			goto out;
 		}
-		n = chain_packets(chain, out, out_path, 0, &ended);
+		n = take_packets(&src, out, out_path, 0, &ended);
 		if (n < 0)
 			goto out;
 		done += n;
 		progress(done, -1);
 	}
-	if (size < 0)
+	if (size < 0 || drain_packets(&src, out, out_path, ended))
 		goto out;
-	err = m2m_chain_drain(chain);
-	if (err < 0) {
-		lib_error("transcode", err, "draining the chain");
-		goto out;
-	}
-	while (!ended) {
-		n = chain_packets(chain, out, out_path, 5000, &ended);
-		if (n < 0)
-			goto out;
-		if (n == 0 && !ended) {
-			failure("transcode", "the chain gave no packet in 5 s "
-				"and did not end its drain");
-			goto out;
-		}
-	}
 	progress_end();
 	status = EXIT_OK;
 out:
