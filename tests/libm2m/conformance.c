@@ -3,8 +3,8 @@
  * libm2m's conformance suite: one set of tests of the public API, run on
  * whatever device M2M_DEVICE names (an m2m_open() name, default
  * "inprocess"). CTest runs it on the in-process device natively, and in
- * the test VM on both vhqv nodes and on vim2m, the kernel's own test
- * driver.
+ * the test VM on both vhqv nodes, on vim2m, the kernel's own test
+ * converter, and on vicodec's three codec nodes.
  *
  * M2M_SYSCALLS=1 reaches kernel nodes through the system calls instead of
  * libv4l2.
