@@ -21,7 +21,10 @@
  * that fails.
  */
 #include <criterion/criterion.h>
+#ifndef M2M_CRITERION_TSAN_H
 #include <criterion/hooks.h>
+#include <criterion/stats.h>
+#endif
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -93,6 +96,39 @@ static const char *const node_kind_names[NUM_NODE_KINDS] = {
 #define DECODERS ((1u << DECODER) | (1u << STATELESS))
 
 /*
+ * The kind M2M_CONFORMANCE_NODE names (main() refuses another name), a
+ * converter without it; open_device() checks the node is of that kind.
+ */
+static int named_kind(void)
+{
+	const char *name = getenv("M2M_CONFORMANCE_NODE");
+
+	if (!name || !*name)
+		return CONVERTER;
+	for (int k = 0; k < NUM_NODE_KINDS; k++)
+		if (!strcmp(name, node_kind_names[k]))
+			return k;
+	return -1;
+}
+
+static enum node_kind run_kind(void)
+{
+	int kind = named_kind();
+
+	return kind < 0 ? CONVERTER : (enum node_kind)kind;
+}
+
+#ifdef M2M_CRITERION_TSAN_H
+/*
+ * The TSan lane's runner (tests/sanitize/criterion-tsan) runs the suite on
+ * the in-process device alone, a converter, for which nothing is listed;
+ * it has neither test names nor report hooks.
+ */
+#define listed_skip() ((const char *)NULL)
+#else
+#define listed_skip() expected_skip(criterion_current_test->name)
+
+/*
  * What a codec node cannot do of what this suite asks, by test and kind
  * of node, with the reason. A listed test must skip, through REQUIRE; an
  * unlisted one may not.
@@ -161,29 +197,6 @@ static const struct expected_skip {
 	  "one-call conversion of raw formats on both queues" },
 };
 
-/*
- * The kind M2M_CONFORMANCE_NODE names (main() refuses another name), a
- * converter without it; open_device() checks the node is of that kind.
- */
-static int named_kind(void)
-{
-	const char *name = getenv("M2M_CONFORMANCE_NODE");
-
-	if (!name || !*name)
-		return CONVERTER;
-	for (int k = 0; k < NUM_NODE_KINDS; k++)
-		if (!strcmp(name, node_kind_names[k]))
-			return k;
-	return -1;
-}
-
-static enum node_kind run_kind(void)
-{
-	int kind = named_kind();
-
-	return kind < 0 ? CONVERTER : (enum node_kind)kind;
-}
-
 /* The reason a test skips on this run's kind of node, or NULL. */
 static const char *expected_skip(const char *test)
 {
@@ -196,11 +209,11 @@ static const char *expected_skip(const char *test)
 			return expected_skips[i].reason;
 	return NULL;
 }
+#endif
 
 #define REQUIRE(cond, ...)                                                 \
 	do {                                                               \
-		const char *listed_ =                                      \
-			expected_skip(criterion_current_test->name);       \
+		const char *listed_ = listed_skip();                       \
 		if (!(cond)) {                                             \
 			if (listed_)                                       \
 				cr_skip_test("%s: %s", node_kind_names[    \
@@ -212,6 +225,7 @@ static const char *expected_skip(const char *test)
 		}                                                          \
 	} while (0)
 
+#ifndef M2M_CRITERION_TSAN_H
 /*
  * A listed test that did not skip fails the run: the runner sees each
  * test's end here (in its own process, which main() below returns from).
@@ -248,6 +262,7 @@ int main(int argc, char **argv)
 	criterion_finalize(tests);
 	return failed;
 }
+#endif
 
 #define OK(call) cr_assert_geq((call), 0, "%s: %s", #call, m2m_last_error())
 
