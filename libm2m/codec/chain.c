@@ -76,16 +76,6 @@ static bool same_layout(const struct m2m_format *a, const struct m2m_format *b)
 	return true;
 }
 
-static size_t frame_bytes(const struct m2m_format *fmt)
-{
-	size_t n = 0;
-	unsigned int p;
-
-	for (p = 0; p < fmt->num_planes; p++)
-		n += fmt->plane_size[p];
-	return n;
-}
-
 /* The converter's OUTPUT takes the decoder's frames: by DMABUF when it
  * takes their layout as it is, else copied into its own buffers. */
 static int setup_converter_output(struct m2m_chain *c)
@@ -307,7 +297,7 @@ static int convert_frame(struct m2m_chain *c, struct m2m_frame *f)
 		b->bytesused[0] = c->in.plane_size[0];
 		c->lent[i] = *f;
 		c->lent_valid[i] = true;
-		c->stats.bytes_shared += frame_bytes(&c->in);
+		c->stats.bytes_shared += m2m_format_frame_size(&c->in);
 	} else {
 		b = m2m_codec_free_output(c->conv);
 		ret = m2m_codec_copy_frame(b->data[0], &c->in, f->data[0],
@@ -317,7 +307,7 @@ static int convert_frame(struct m2m_chain *c, struct m2m_frame *f)
 		if (ret < 0)
 			return ret;
 		b->bytesused[0] = c->in.plane_size[0];
-		c->stats.bytes_copied += frame_bytes(&c->in);
+		c->stats.bytes_copied += m2m_format_frame_size(&c->in);
 	}
 	b->timestamp_ns = f->timestamp_ns;
 	ret = m2m_queue_buffer(c->conv, b);
@@ -348,7 +338,7 @@ static int encode_pending(struct m2m_chain *c)
 		if (ret < 0)
 			return ret;
 		c->at_encoder[i] = true;
-		c->stats.bytes_shared += frame_bytes(&c->out);
+		c->stats.bytes_shared += m2m_format_frame_size(&c->out);
 	} else {
 		if (!m2m_codec_free_output(enc_dev))
 			return 0;
@@ -358,7 +348,7 @@ static int encode_pending(struct m2m_chain *c)
 			ret = m2m_queue_buffer(c->conv, b);
 		if (ret < 0)
 			return ret;
-		c->stats.bytes_copied += frame_bytes(&c->out);
+		c->stats.bytes_copied += m2m_format_frame_size(&c->out);
 	}
 	c->pending_head = (c->pending_head + 1) % c->out_count;
 	c->pending_count--;
