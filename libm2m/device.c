@@ -279,6 +279,20 @@ static bool driver_is(const struct m2m_device *dev, const void *name)
 	return !strcmp(dev->info.driver, name);
 }
 
+struct driver_node {
+	const char *driver;
+	const struct m2m_node_match *match;
+};
+
+static bool driver_node_is(const struct m2m_device *dev, const void *arg)
+{
+	const struct driver_node *want = arg;
+
+	/* The match may call the library on the node, which is not const. */
+	return driver_is(dev, want->driver) &&
+	       want->match->fn((struct m2m_device *)dev, want->match->arg);
+}
+
 static bool any_node(const struct m2m_device *dev, const void *arg)
 {
 	(void)dev;
@@ -297,8 +311,9 @@ static int open_inprocess(struct m2m_device **out, unsigned int flags,
 	return ret;
 }
 
-int m2m_open_ext(struct m2m_device **out, const char *name,
-		 const struct m2m_open_options *opts)
+int m2m_open_node(struct m2m_device **out, const char *name,
+		  const struct m2m_open_options *opts,
+		  const struct m2m_node_match *match)
 {
 	unsigned int flags = opts ? opts->flags : 0;
 	/* Version 1 options end before threads. */
@@ -327,10 +342,24 @@ int m2m_open_ext(struct m2m_device **out, const char *name,
 			return 0;
 		return open_inprocess(out, flags, threads);
 	}
+	if (match) {
+		struct driver_node want = { name, match };
+
+		if (for_each_node(out, flags, driver_node_is, &want))
+			return 0;
+		return m2m_error(ENOENT, "m2m_open: no %s among the nodes of "
+				 "driver \"%s\"", match->what, name);
+	}
 	if (for_each_node(out, flags, driver_is, name))
 		return 0;
 	return m2m_error(ENOENT, "m2m_open: no m2m device with driver \"%s\"",
 			 name);
+}
+
+int m2m_open_ext(struct m2m_device **out, const char *name,
+		 const struct m2m_open_options *opts)
+{
+	return m2m_open_node(out, name, opts, NULL);
 }
 
 int m2m_open(struct m2m_device **out, const char *name)

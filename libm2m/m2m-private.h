@@ -113,6 +113,23 @@ int m2m_refuse_handle(int ret, const char *what, const char *func);
 int m2m_open_via(struct m2m_device **out, const char *path,
 		 const struct m2m_transport *tp, unsigned int flags);
 
+/* Which of a driver's nodes m2m_open_node() takes, with its argument. */
+struct m2m_node_match {
+	/* Whether to take this node (open, of the driver asked for). */
+	bool (*fn)(struct m2m_device *dev, const void *arg);
+	const void *arg;
+	const char *what;	/* what it takes, for the message: "FWHT decoder" */
+};
+
+/*
+ * m2m_open_ext(), where a driver name takes the first of that driver's
+ * nodes that match keeps, as one driver often has several nodes (vicodec:
+ * an encoder, a decoder, a stateless decoder); a path is opened as it is.
+ */
+int m2m_open_node(struct m2m_device **out, const char *name,
+		  const struct m2m_open_options *opts,
+		  const struct m2m_node_match *match);
+
 /* The V4L2 buffer type of a queue on this device. */
 enum v4l2_buf_type m2m_buf_type(const struct m2m_device *dev,
 				enum m2m_queue queue);

@@ -125,12 +125,15 @@ struct m2m_frame {
  * the one decoded into, and the reference).
  *
  * @param[out] out  the decoder; NULL on failure
- * @param name      a device node or a driver name, as m2m_open() takes
+ * @param name      a device node, or a driver name: the first of that
+ *                  driver's nodes that decodes coded_fourcc (vicodec's
+ *                  decoder, not its encoder, which is listed first)
  * @param opts      options (coded_fourcc required)
  * @return 0, -ENODEV when the node does not decode coded_fourcc (its
  *         OUTPUT queue does not list it as a compressed format), or is a
  *         stateless node with no media device or whose OUTPUT takes no
- *         requests; or a negative errno
+ *         requests; -ENOENT when no node of the driver named decodes it;
+ *         or a negative errno
  */
 M2M_EXPORT int m2m_decoder_open(struct m2m_decoder **out, const char *name,
 				const struct m2m_decoder_options *opts);
@@ -287,9 +290,12 @@ struct m2m_packet {
  * keep is an error (-EINVAL, naming it), not a setting silently ignored.
  * Then the buffers of both queues and STREAMON.
  *
+ * name is a device node, or a driver name: the first of that driver's
+ * nodes that makes coded_fourcc.
+ *
  * @return 0, -ENODEV when the node does not make coded_fourcc (its
- *         CAPTURE queue does not list it as a compressed format), or a
- *         negative errno
+ *         CAPTURE queue does not list it as a compressed format), -ENOENT
+ *         when no node of the driver named makes it, or a negative errno
  */
 M2M_EXPORT int m2m_encoder_open(struct m2m_encoder **out, const char *name,
 				const struct m2m_encoder_options *opts);

@@ -554,10 +554,20 @@ static int init_output(struct m2m_decoder *dec)
 	return o->width && o->height ? setup_capture(dec) : 0;
 }
 
+/* A node that decodes the coded format, statefully or not. */
+static bool decodes(struct m2m_device *dev, const void *arg)
+{
+	uint32_t coded_fourcc = *(const uint32_t *)arg;
+
+	return m2m_codec_lists_coded(dev, M2M_QUEUE_OUTPUT, coded_fourcc) ||
+	       m2m_stateless_takes(dev, coded_fourcc);
+}
+
 int m2m_decoder_open(struct m2m_decoder **out, const char *name,
 		     const struct m2m_decoder_options *opts)
 {
 	struct m2m_open_options open_opts = M2M_OPEN_OPTIONS_INIT;
+	struct m2m_node_match match = { decodes, NULL, "decoder" };
 	struct m2m_decoder *dec;
 	int ret;
 
@@ -583,7 +593,8 @@ int m2m_decoder_open(struct m2m_decoder **out, const char *name,
 		dec->opts.timeout_ms = 5000;
 	/* Dequeues never block: service() waits, with a timeout. */
 	open_opts.flags = M2M_OPEN_NONBLOCK;
-	ret = m2m_open_ext(&dec->dev, name, &open_opts);
+	match.arg = &dec->opts.coded_fourcc;
+	ret = m2m_open_node(&dec->dev, name, &open_opts, &match);
 	if (ret == 0 && m2m_stateless_takes(dec->dev, opts->coded_fourcc))
 		ret = m2m_stateless_open(&dec->stateless, dec->dev, &dec->opts);
 	else if (ret == 0)

@@ -391,6 +391,13 @@ struct m2m_device *m2m_encoder_device(struct m2m_encoder *enc)
 	return enc ? enc->dev : NULL;
 }
 
+/* A node that makes the coded format. */
+static bool encodes(struct m2m_device *dev, const void *arg)
+{
+	return m2m_codec_lists_coded(dev, M2M_QUEUE_CAPTURE,
+				     *(const uint32_t *)arg);
+}
+
 int m2m_encoder_open(struct m2m_encoder **out, const char *name,
 		     const struct m2m_encoder_options *opts)
 {
@@ -402,6 +409,7 @@ int m2m_encoder_open_memory(struct m2m_encoder **out, const char *name,
 			    enum m2m_memory output_memory)
 {
 	struct m2m_open_options open_opts = M2M_OPEN_OPTIONS_INIT;
+	struct m2m_node_match match = { encodes, NULL, "encoder" };
 	struct m2m_encoder *enc;
 	int ret;
 
@@ -430,7 +438,8 @@ int m2m_encoder_open_memory(struct m2m_encoder **out, const char *name,
 	if (enc->opts.timeout_ms <= 0)
 		enc->opts.timeout_ms = 5000;
 	open_opts.flags = M2M_OPEN_NONBLOCK;
-	ret = m2m_open_ext(&enc->dev, name, &open_opts);
+	match.arg = &enc->opts.coded_fourcc;
+	ret = m2m_open_node(&enc->dev, name, &open_opts, &match);
 	if (ret == 0)
 		ret = init_formats(enc);
 	if (ret == 0)

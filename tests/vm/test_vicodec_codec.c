@@ -406,6 +406,34 @@ Test(decoder, open_refuses_a_format_the_node_does_not_decode)
 		  m2m_last_error());
 }
 
+/* The node a codec opened, compared with the path $var names. */
+static void assert_node_is(struct m2m_device *dev, const char *var)
+{
+	struct m2m_device_info info;
+
+	cr_assert_eq(m2m_device_get_info(dev, &info), 0);
+	cr_assert_str_eq(info.path, getenv(var), "opened %s, not $%s",
+			 info.path, var);
+}
+
+/* vicodec lists its encoder first: a driver name must not open that one
+ * as the decoder (docs/python.md's Decoder("vicodec", "FWHT")). */
+Test(decoder, a_driver_name_opens_that_drivers_decoder_of_the_format)
+{
+	struct m2m_decoder_options opts = M2M_DECODER_OPTIONS_INIT;
+	struct m2m_decoder *dec;
+
+	opts.coded_fourcc = FWHT;
+	cr_assert_eq(m2m_decoder_open(&dec, "vicodec", &opts), 0, "%s",
+		     m2m_last_error());
+	assert_node_is(m2m_decoder_device(dec), "VICODEC_DECODER");
+	m2m_decoder_close(dec);
+	opts.coded_fourcc = M2M_FOURCC('H', '2', '6', '4');
+	cr_assert_eq(m2m_decoder_open(&dec, "vicodec", &opts), -ENOENT);
+	cr_assert(strstr(m2m_last_error(), "no decoder among the nodes of "
+			 "driver \"vicodec\""), "%s", m2m_last_error());
+}
+
 /* ----------------------------------------------------------------------
  * The same decoder on vicodec's stateless node (VICODEC_STATELESS, OUTPUT
  * 'SFWH', the request API): the same frames as v4l2-ctl's stateful
