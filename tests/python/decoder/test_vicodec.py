@@ -153,6 +153,21 @@ def test_send_says_false_until_frames_are_received():
     assert [f.timestamp_ns for f in frames] == [1000 * i for i in range(len(stream))]
 
 
+def test_drain_with_every_buffer_full_gives_every_frame():
+    """Sent until the decoder takes no more (every OUTPUT buffer queued and
+    CAPTURE full of frames not yet received), then drained: every frame
+    sent comes out, in order and right."""
+    stream = packets("STREAM_ONE")
+    with decoder() as dec:
+        sent = 0
+        while sent < len(stream) and dec.send(stream[sent], 1000 * sent):
+            sent += 1
+        assert 1 < sent < len(stream), f"the decoder took {sent} packets"
+        frames = list(dec.drain())
+    assert [f.timestamp_ns for f in frames] == [1000 * i for i in range(sent)]
+    assert_same(frames, "REF_ONE", ONE, sent)
+
+
 def test_sending_after_a_drain_starts_a_new_stream():
     stream = packets("STREAM_ONE")
     with decoder() as dec:
