@@ -25,7 +25,10 @@
 /* How long one wait for the three devices lasts before looking again. */
 #define CHAIN_POLL_MS 10
 
+static struct m2m_codec_kind chains = M2M_CODEC_KIND_INIT("chain");
+
 struct m2m_chain {
+	struct m2m_codec_handle handle;
 	struct m2m_chain_options opts;
 	char *converter_name, *encoder_name;
 	struct m2m_decoder *dec;
@@ -455,18 +458,11 @@ static int pump(struct m2m_chain *c)
 	return moved;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Wait for any of the three devices, at most CHAIN_POLL_MS: a device
- * whose queues are idle reports POLLERR at once, so the wait is short and
- * pump() looks again. */
-static void wait_devices(struct m2m_chain *c, int timeout_ms)
+/* Wait for any of the three devices, at most CHAIN_POLL_MS and without
+ * the chain's lock: a device whose queues are idle reports POLLERR at
+ * once, so the wait is short and pump() looks again. 0, or -EINVAL when
+ * the chain began closing meanwhile. */
+static int wait_devices(struct m2m_chain *c, int timeout_ms)
 {
 	struct pollfd fds[3];
 	nfds_t n = 0;
@@ -482,29 +478,28 @@ static void wait_devices(struct m2m_chain *c, int timeout_ms)
 	}
 	if (timeout_ms < 0 || timeout_ms > CHAIN_POLL_MS)
 		timeout_ms = CHAIN_POLL_MS;
+	m2m_codec_unlock(&c->handle);
 	if (poll(fds, n, timeout_ms) > 0) {
 		/* Ready, or idle (POLLERR): pace the loop either way. */
 		struct timespec pause = { 0, 1000000 };
 
 		nanosleep(&pause, NULL);
 	}
+	return m2m_codec_relock(&c->handle);
 }
 
-int m2m_chain_send(struct m2m_chain *chain, const void *data, size_t size,
-		   uint64_t timestamp_ns)
+static int send_coded(struct m2m_chain *chain, const void *data, size_t size,
+		      uint64_t timestamp_ns)
 {
+	int64_t end = m2m_codec_deadline(chain->opts.decoder.timeout_ms);
 	bool waited = false;
-	int64_t end;
 	int ret;
 
-	if (!chain)
-		return m2m_error(EINVAL, "m2m_chain_send: chain is NULL");
 	if (chain->failed)
 		return chain->failed;
 	if (chain->draining && chain->decoder_done)
 		return m2m_error(EINVAL, "m2m_chain_send: the chain was "
 				 "drained");
-	end = now_ms() + chain->opts.decoder.timeout_ms;
 	for (;;) {
 		ret = m2m_decoder_send(chain->dec, data, size, timestamp_ns);
 		if (ret != -EAGAIN)
@@ -519,32 +514,40 @@ int m2m_chain_send(struct m2m_chain *chain, const void *data, size_t size,
 		if (chain->ready && waited)
 			return m2m_error(EAGAIN, "m2m_chain_send: the chain "
 					 "is full: receive packets first");
-		if (now_ms() >= end)
+		if (!m2m_codec_left(end))
 			return m2m_error(ETIMEDOUT, "m2m_chain_send: nothing "
 					 "moved in %d ms",
 					 chain->opts.decoder.timeout_ms);
-		wait_devices(chain, (int)(end - now_ms()));
+		ret = wait_devices(chain, m2m_codec_left(end));
+		if (ret < 0)
+			return ret;
 		waited = true;
 	}
 }
 
-int m2m_chain_drain(struct m2m_chain *chain)
+int m2m_chain_send(struct m2m_chain *chain, const void *data, size_t size,
+		   uint64_t timestamp_ns)
 {
-	if (!chain)
-		return m2m_error(EINVAL, "m2m_chain_drain: chain is NULL");
-	chain->draining = true;
-	return m2m_decoder_drain(chain->dec);
+	M2M_CODEC_ENTER(&chains, chain);
+	return m2m_codec_leave(&chain->handle, send_coded(chain, data, size,
+							  timestamp_ns),
+			       __func__);
 }
 
-int m2m_chain_receive(struct m2m_chain *chain, struct m2m_packet *packet,
-		      int timeout_ms)
+int m2m_chain_drain(struct m2m_chain *chain)
 {
-	int64_t end = now_ms() + timeout_ms;
+	M2M_CODEC_ENTER(&chains, chain);
+	chain->draining = true;
+	return m2m_codec_leave(&chain->handle, m2m_decoder_drain(chain->dec),
+			       __func__);
+}
+
+static int receive_packet(struct m2m_chain *chain, struct m2m_packet *packet,
+			  int timeout_ms)
+{
+	int64_t end = m2m_codec_deadline(timeout_ms);
 	int ret;
 
-	if (!chain || !packet)
-		return m2m_error(EINVAL, "m2m_chain_receive: %s is NULL",
-				 chain ? "packet" : "chain");
 	for (;;) {
 		ret = pump(chain);
 		if (ret < 0)
@@ -557,30 +560,42 @@ int m2m_chain_receive(struct m2m_chain *chain, struct m2m_packet *packet,
 		} else if (chain->draining && chain->decoder_done) {
 			return -ENODATA;   /* drained before any frame */
 		}
-		if (timeout_ms >= 0 && now_ms() >= end)
+		if (!m2m_codec_left(end))
 			return -EAGAIN;
-		wait_devices(chain, timeout_ms < 0 ? -1 :
-				    (int)(end - now_ms()));
+		ret = wait_devices(chain, m2m_codec_left(end));
+		if (ret < 0)
+			return ret;
 	}
+}
+
+int m2m_chain_receive(struct m2m_chain *chain, struct m2m_packet *packet,
+		      int timeout_ms)
+{
+	M2M_CODEC_ENTER(&chains, chain);
+	return m2m_codec_leave(&chain->handle, packet ?
+			       receive_packet(chain, packet, timeout_ms) :
+			       m2m_error(EINVAL, "m2m_chain_receive: packet "
+					 "is NULL"), __func__);
 }
 
 int m2m_chain_release(struct m2m_chain *chain, const struct m2m_packet *packet)
 {
-	if (!chain || !chain->enc)
-		return m2m_error(EINVAL, "m2m_chain_release: %s",
-				 chain ? "the chain made no packet" :
-					 "chain is NULL");
-	return m2m_encoder_release(chain->enc, packet);
+	M2M_CODEC_ENTER(&chains, chain);
+	return m2m_codec_leave(&chain->handle, chain->enc ?
+			       m2m_encoder_release(chain->enc, packet) :
+			       m2m_error(EINVAL, "m2m_chain_release: the chain "
+					 "made no packet"), __func__);
 }
 
 int m2m_chain_get_stats(struct m2m_chain *chain,
 			struct m2m_chain_stats *stats)
 {
-	if (!chain || !stats)
-		return m2m_error(EINVAL, "m2m_chain_get_stats: %s is NULL",
-				 chain ? "stats" : "chain");
-	*stats = chain->stats;
-	return 0;
+	M2M_CODEC_ENTER(&chains, chain);
+	if (stats)
+		*stats = chain->stats;
+	return m2m_codec_leave(&chain->handle, stats ? 0 :
+			       m2m_error(EINVAL, "m2m_chain_get_stats: stats "
+					 "is NULL"), __func__);
 }
 
 /* The converter now, and the encoder's node checked now: a wrong name
@@ -610,6 +625,34 @@ static int open_converter_and_check_encoder(struct m2m_chain *c)
 				     c->opts.encoder.coded_fourcc);
 }
 
+/* What open made, once no other thread can reach it. */
+static void chain_free(struct m2m_chain *c)
+{
+	unsigned int i;
+
+	/* The importers first, then the exporters. */
+	m2m_encoder_close(c->enc);
+	m2m_close(c->conv);
+	for (i = 0; c->conv_fd && i < c->out_count; i++)
+		if (c->conv_fd[i] >= 0)
+			close(c->conv_fd[i]);
+	for (i = 0; c->dec_fd && i < c->in_count; i++)
+		if (c->dec_fd[i] >= 0)
+			close(c->dec_fd[i]);
+	m2m_decoder_close(c->dec);
+	free(c->lent);
+	free(c->lent_valid);
+	free(c->dec_fd);
+	free(c->dec_fd_of);
+	free(c->conv_fd);
+	free(c->at_encoder);
+	free(c->pending);
+	free(c->converter_name);
+	free(c->encoder_name);
+	m2m_codec_handle_destroy(&c->handle);
+	free(c);
+}
+
 int m2m_chain_open(struct m2m_chain **out, const char *decoder,
 		   const char *converter, const char *encoder,
 		   const struct m2m_chain_options *opts)
@@ -637,6 +680,7 @@ int m2m_chain_open(struct m2m_chain **out, const char *decoder,
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return m2m_error(ENOMEM, "m2m_chain_open: no memory");
+	m2m_codec_handle_init(&c->handle, &chains);
 	c->opts = *opts;
 	if (c->opts.decoder.timeout_ms <= 0)
 		c->opts.decoder.timeout_ms = 5000;
@@ -653,37 +697,25 @@ int m2m_chain_open(struct m2m_chain **out, const char *decoder,
 	if (ret == 0)
 		ret = open_converter_and_check_encoder(c);
 	if (ret < 0) {
-		m2m_chain_close(c);
+		chain_free(c);
 		return ret;
 	}
+	m2m_codec_handle_add(&c->handle, c);
 	*out = c;
 	return 0;
 }
 
 void m2m_chain_close(struct m2m_chain *c)
 {
-	unsigned int i;
+	struct m2m_codec_handle *h = m2m_codec_close_begin(&chains, c);
 
-	if (!c)
+	if (!h)
 		return;
-	/* The importers first, then the exporters. */
-	m2m_encoder_close(c->enc);
-	m2m_close(c->conv);
-	for (i = 0; c->conv_fd && i < c->out_count; i++)
-		if (c->conv_fd[i] >= 0)
-			close(c->conv_fd[i]);
-	for (i = 0; c->dec_fd && i < c->in_count; i++)
-		if (c->dec_fd[i] >= 0)
-			close(c->dec_fd[i]);
-	m2m_decoder_close(c->dec);
-	free(c->lent);
-	free(c->lent_valid);
-	free(c->dec_fd);
-	free(c->dec_fd_of);
-	free(c->conv_fd);
-	free(c->at_encoder);
-	free(c->pending);
-	free(c->converter_name);
-	free(c->encoder_name);
-	free(c);
+	/* The chain's waits end now: its own poll at its next turn, a send
+	 * waiting in the decoder at once. The encoder is not waited on (a
+	 * frame goes to it only when it has room). */
+	m2m_codec_interrupt(m2m_decoder_device(c->dec));
+	m2m_codec_interrupt(c->conv);
+	m2m_codec_close_end(h);
+	chain_free(c);
 }

@@ -3,8 +3,108 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "codec.h"
+
+/* The longest a codec's wait goes without looking at what other calls
+ * did meanwhile. */
+#define M2M_CODEC_SLICE_MS 20
+
+void m2m_codec_handle_init(struct m2m_codec_handle *ch,
+			   struct m2m_codec_kind *kind)
+{
+	pthread_mutex_init(&ch->lock, NULL);
+	ch->kind = kind;
+}
+
+void m2m_codec_handle_destroy(struct m2m_codec_handle *ch)
+{
+	pthread_mutex_destroy(&ch->lock);
+}
+
+void m2m_codec_handle_add(struct m2m_codec_handle *ch, const void *obj)
+{
+	m2m_handle_add(&ch->kind->registry, &ch->handle, (uintptr_t)obj,
+		       &ch->lock);
+}
+
+int m2m_codec_enter(struct m2m_codec_kind *kind, const void *obj,
+		    const char *func)
+{
+	struct m2m_handle *h;
+	int ret;
+
+	if (!obj)
+		return m2m_error(EINVAL, "%s: %s handle is NULL", func,
+				 kind->name);
+	ret = m2m_handle_enter(&kind->registry, (uintptr_t)obj, &h);
+	return ret ? m2m_refuse_handle(ret, kind->name, func) : 0;
+}
+
+int m2m_codec_leave(struct m2m_codec_handle *ch, int ret, const char *func)
+{
+	if (ret < 0 && m2m_handle_closing(&ch->handle))
+		ret = m2m_refuse_handle(-ESHUTDOWN, ch->kind->name, func);
+	ch->unlocks++;
+	m2m_handle_leave(&ch->kind->registry, &ch->handle);
+	return ret;
+}
+
+struct m2m_codec_handle *m2m_codec_close_begin(struct m2m_codec_kind *kind,
+					       const void *obj)
+{
+	struct m2m_handle *h = obj ? m2m_handle_close(&kind->registry,
+						      (uintptr_t)obj) : NULL;
+
+	return h ? m2m_container_of(h, struct m2m_codec_handle, handle) : NULL;
+}
+
+void m2m_codec_close_end(struct m2m_codec_handle *ch)
+{
+	m2m_handle_drain(&ch->kind->registry, &ch->handle);
+}
+
+void m2m_codec_interrupt(struct m2m_device *dev)
+{
+	if (dev)
+		dev->tp->interrupt(dev->fd);
+}
+
+void m2m_codec_unlock(struct m2m_codec_handle *ch)
+{
+	ch->unlocks++;
+	pthread_mutex_unlock(&ch->lock);
+}
+
+int m2m_codec_relock(struct m2m_codec_handle *ch)
+{
+	pthread_mutex_lock(&ch->lock);
+	if (m2m_handle_closing(&ch->handle))
+		return m2m_error(EINVAL, "the %s handle was closed by another "
+				 "thread during a wait", ch->kind->name);
+	return 0;
+}
+
+int64_t m2m_codec_deadline(int timeout_ms)
+{
+	struct timespec ts;
+
+	if (timeout_ms < 0)
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + timeout_ms;
+}
+
+int m2m_codec_left(int64_t deadline)
+{
+	int64_t left;
+
+	if (deadline < 0)
+		return -1;
+	left = deadline - m2m_codec_deadline(0);
+	return left > 0 ? (int)left : 0;
+}
 
 int m2m_codec_cmd(struct m2m_device *dev, bool decoder, uint32_t cmd,
 		  bool quiet_busy)
@@ -68,16 +168,38 @@ bool m2m_codec_lists_coded(struct m2m_device *dev, enum m2m_queue queue,
 	return false;
 }
 
-int m2m_codec_wait(struct m2m_device *dev, unsigned int wanted, int timeout_ms)
+int m2m_codec_wait(struct m2m_codec_handle *ch, struct m2m_device *dev,
+		   unsigned int wanted, int timeout_ms)
 {
-	unsigned int ready;
-	int ret = m2m_wait_for(dev, &ready, wanted, timeout_ms);
+	int64_t end = m2m_codec_deadline(timeout_ms);
+	unsigned int ready, unlocks;
+	int ret, slice;
 
-	/* IDLE alone (POLLERR: nothing queued that could come back) is no
-	 * news: with every CAPTURE buffer held by the caller and nothing on
-	 * OUTPUT, vicodec says it at once and for ever, and a receive that
-	 * took it for news would spin. */
-	return ret < 0 ? ret : (ready & ~M2M_READY_IDLE) != 0;
+	do {
+		/* Another call may take what this one waits for while it
+		 * waits (a send's service() the frame a receive waits for),
+		 * and the device then has nothing more to say: the wait
+		 * looks at the calls made meanwhile each slice. */
+		slice = m2m_codec_left(end);
+		if (slice < 0 || slice > M2M_CODEC_SLICE_MS)
+			slice = M2M_CODEC_SLICE_MS;
+		unlocks = ch->unlocks + 1;	/* this unlock's */
+		m2m_codec_unlock(ch);
+		ret = m2m_wait_for(dev, &ready, wanted, slice);
+		if (m2m_codec_relock(ch) < 0)
+			return -EINVAL;
+		if (ret < 0)
+			return ret;
+		/* IDLE alone (POLLERR: nothing queued that could come back)
+		 * is no news: with every CAPTURE buffer held by the caller
+		 * and nothing on OUTPUT, vicodec says it at once and for
+		 * ever, and a receive that took it for news would spin. */
+		if (ready)
+			return (ready & ~M2M_READY_IDLE) != 0;
+		if (ch->unlocks != unlocks)
+			return 1;
+	} while (m2m_codec_left(end) != 0);
+	return 0;
 }
 
 int m2m_codec_take_output(struct m2m_device *dev)

@@ -7,9 +7,90 @@
 #define M2M_CODEC_PRIVATE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "m2m/codec.h"
 #include "m2m-private.h"
+
+/*
+ * The handles of decoders, encoders and chains, with m2m_device's thread
+ * contract (handle.h, m2m.h): each kind is listed in a registry of its
+ * own, so that a NULL, closed or forged pointer (or one of another kind)
+ * is refused with -EINVAL and never read; a call holds a reference and
+ * the object's lock, which it drops while it waits on a device
+ * (m2m_codec_wait(); the chain's own poll between m2m_codec_unlock() and
+ * m2m_codec_relock()), so that one thread may send while another waits to
+ * receive. Closing marks the handle closing and interrupts the object's
+ * devices (m2m_codec_interrupt()): every wait on them, now or to come,
+ * ends at once, and the calls in flight return -EINVAL; the object is
+ * freed once they have all left.
+ */
+struct m2m_codec_kind {
+	struct m2m_registry registry;
+	const char *name;	/* "decoder", "encoder", "chain": for messages */
+};
+
+#define M2M_CODEC_KIND_INIT(name) { M2M_REGISTRY_INIT, name }
+
+struct m2m_codec_handle {
+	struct m2m_handle handle;
+	pthread_mutex_t lock;
+	struct m2m_codec_kind *kind;
+	/* Bumped each time a thread lets the lock go: a wait that sees it
+	 * move knows another call may have taken what it waits for. */
+	unsigned int unlocks;
+};
+
+/* A new object's handle, not listed yet; m2m_codec_handle_destroy()
+ * undoes it (after m2m_codec_close_end() once listed). */
+void m2m_codec_handle_init(struct m2m_codec_handle *ch,
+			   struct m2m_codec_kind *kind);
+void m2m_codec_handle_destroy(struct m2m_codec_handle *ch);
+
+/* List the handle of obj, opened: from now on any thread may call it. */
+void m2m_codec_handle_add(struct m2m_codec_handle *ch, const void *obj);
+
+/* Take a reference on obj and its lock: 0, or -EINVAL naming func when
+ * obj is NULL, not an open object of this kind, or closing. */
+int m2m_codec_enter(struct m2m_codec_kind *kind, const void *obj,
+		    const char *func);
+
+/* m2m_codec_enter() for the function it begins, returning its refusal. */
+#define M2M_CODEC_ENTER(kind, obj)                                         \
+	do {                                                               \
+		int enter_ret_ = m2m_codec_enter(kind, obj, __func__);     \
+		if (enter_ret_ < 0)                                        \
+			return enter_ret_;                                 \
+	} while (0)
+
+/* The end of a call that m2m_codec_enter() began, returning ret; -EINVAL
+ * naming func instead of a failure when the object began closing
+ * meanwhile (what failed was the close's doing). */
+int m2m_codec_leave(struct m2m_codec_handle *ch, int ret, const char *func);
+
+/* Start closing obj: NULL when it is not open or another thread closes
+ * it; else its handle, closing, which m2m_codec_close_end() drains once
+ * the closer has interrupted the object's devices. */
+struct m2m_codec_handle *m2m_codec_close_begin(struct m2m_codec_kind *kind,
+					       const void *obj);
+void m2m_codec_close_end(struct m2m_codec_handle *ch);
+
+/* End every wait on dev, those going on and those to come, for a close. */
+void m2m_codec_interrupt(struct m2m_device *dev);
+
+/* Drop the lock of the call in flight for a wait, and take it back: 0, or
+ * -EINVAL when the object began closing meanwhile. */
+void m2m_codec_unlock(struct m2m_codec_handle *ch);
+int m2m_codec_relock(struct m2m_codec_handle *ch);
+
+/*
+ * The deadline of a call that may wait more than once, timeout_ms from
+ * now (-1: none), and the ms left until it (0 once it passed, -1 when
+ * there is none): each wait gets what is left, so that the call as a
+ * whole returns within its timeout.
+ */
+int64_t m2m_codec_deadline(int timeout_ms);
+int m2m_codec_left(int64_t deadline);
 
 /* Where a codec's stream is: OUTPUT started, a drain asked for, done. */
 struct m2m_codec_flow {
@@ -36,11 +117,15 @@ int m2m_codec_cmd(struct m2m_device *dev, bool decoder, uint32_t cmd,
 bool m2m_codec_lists_coded(struct m2m_device *dev, enum m2m_queue queue,
 			   uint32_t fourcc);
 
-/* Wait up to timeout_ms for what a codec takes from its device (enum
- * m2m_ready bits): 1 when some came, 0 on timeout or when the device is
- * merely idle, or a negative errno. */
-int m2m_codec_wait(struct m2m_device *dev, unsigned int wanted,
-		   int timeout_ms);
+/*
+ * Wait up to timeout_ms, without ch's lock, for what a codec takes from
+ * its device (enum m2m_ready bits): 1 when some came, or when another
+ * call ran meanwhile (it may have taken what this one waited for: the
+ * caller looks again); 0 on timeout or when the device is merely idle;
+ * -EINVAL when the object began closing meanwhile; or a negative errno.
+ */
+int m2m_codec_wait(struct m2m_codec_handle *ch, struct m2m_device *dev,
+		   unsigned int wanted, int timeout_ms);
 
 /* Take back every OUTPUT buffer the device is done with. */
 int m2m_codec_take_output(struct m2m_device *dev);
@@ -90,6 +175,7 @@ void m2m_codec_fill_frame(struct m2m_frame *frame,
 struct m2m_stateless;
 bool m2m_stateless_takes(struct m2m_device *dev, uint32_t coded_fourcc);
 int m2m_stateless_open(struct m2m_stateless **out, struct m2m_device *dev,
+		       struct m2m_codec_handle *owner,
 		       const struct m2m_decoder_options *opts);
 void m2m_stateless_close(struct m2m_stateless *sl);
 int m2m_stateless_send(struct m2m_stateless *sl, const void *data,

@@ -19,7 +19,10 @@
 /* Timestamps sent since the last seek that a frame may carry. */
 #define SENT_RING 64
 
+static struct m2m_codec_kind decoders = M2M_CODEC_KIND_INIT("decoder");
+
 struct m2m_decoder {
+	struct m2m_codec_handle handle;
 	struct m2m_device *dev;
 	struct m2m_decoder_options opts;
 	/* A stateless node's decoder (stateless.c): the calls go there. */
@@ -310,7 +313,7 @@ static int service(struct m2m_decoder *dec, int timeout_ms)
 
 	if (dec->capture_ready)
 		wanted |= M2M_READY_CAPTURE;
-	news = m2m_codec_wait(dec->dev, wanted, timeout_ms);
+	news = m2m_codec_wait(&dec->handle, dec->dev, wanted, timeout_ms);
 	if (news < 0)
 		return news;
 	/* Events first: a SOURCE_CHANGE decides what a LAST means. */
@@ -353,18 +356,13 @@ static int restart_capture(struct m2m_decoder *dec)
 	return start_capture(dec);
 }
 
-int m2m_decoder_send(struct m2m_decoder *dec, const void *data, size_t size,
-		     uint64_t timestamp_ns)
+static int send_coded(struct m2m_decoder *dec, const void *data, size_t size,
+		uint64_t timestamp_ns)
 {
+	int64_t end = m2m_codec_deadline(dec->opts.timeout_ms);
 	struct m2m_buffer *buf;
 	int ret;
 
-	if (!dec || (!data && size))
-		return m2m_error(EINVAL, "m2m_decoder_send: %s is NULL",
-				 dec ? "data" : "dec");
-	if (dec->stateless)
-		return m2m_stateless_send(dec->stateless, data, size,
-					  timestamp_ns);
 	if (dec->flow.drained || dec->flow.draining) {
 		/* A new stream after a drain (dev-decoder.rst, "Drain"). */
 		ret = m2m_codec_cmd(dec->dev, true, V4L2_DEC_CMD_START, false);
@@ -380,7 +378,7 @@ int m2m_decoder_send(struct m2m_decoder *dec, const void *data, size_t size,
 			return m2m_error(EAGAIN, "m2m_decoder_send: every "
 					 "OUTPUT buffer is taken: receive "
 					 "or release frames first");
-		ret = service(dec, dec->opts.timeout_ms);
+		ret = service(dec, m2m_codec_left(end));
 		if (ret == 0)
 			return m2m_error(ETIMEDOUT, "m2m_decoder_send: the "
 					 "decoder took no data in %d ms",
@@ -403,25 +401,37 @@ int m2m_decoder_send(struct m2m_decoder *dec, const void *data, size_t size,
 	return ret;
 }
 
-int m2m_decoder_drain(struct m2m_decoder *dec)
-{
-	if (!dec)
-		return m2m_error(EINVAL, "m2m_decoder_drain: dec is NULL");
-	if (dec->stateless)
-		return m2m_stateless_drain(dec->stateless);
-	return m2m_codec_drain(dec->dev, &dec->flow);
-}
-
-int m2m_decoder_receive(struct m2m_decoder *dec, struct m2m_frame *frame,
-			int timeout_ms)
+int m2m_decoder_send(struct m2m_decoder *dec, const void *data, size_t size,
+		     uint64_t timestamp_ns)
 {
 	int ret;
 
-	if (!dec || !frame)
-		return m2m_error(EINVAL, "m2m_decoder_receive: %s is NULL",
-				 dec ? "frame" : "dec");
-	if (dec->stateless)
-		return m2m_stateless_receive(dec->stateless, frame, timeout_ms);
+	M2M_CODEC_ENTER(&decoders, dec);
+	if (!data && size)
+		ret = m2m_error(EINVAL, "m2m_decoder_send: data is NULL");
+	else if (dec->stateless)
+		ret = m2m_stateless_send(dec->stateless, data, size,
+					 timestamp_ns);
+	else
+		ret = send_coded(dec, data, size, timestamp_ns);
+	return m2m_codec_leave(&dec->handle, ret, __func__);
+}
+
+int m2m_decoder_drain(struct m2m_decoder *dec)
+{
+	M2M_CODEC_ENTER(&decoders, dec);
+	return m2m_codec_leave(&dec->handle, dec->stateless ?
+			       m2m_stateless_drain(dec->stateless) :
+			       m2m_codec_drain(dec->dev, &dec->flow),
+			       __func__);
+}
+
+static int receive_frame(struct m2m_decoder *dec, struct m2m_frame *frame,
+		   int timeout_ms)
+{
+	int64_t end = m2m_codec_deadline(timeout_ms);
+	int ret;
+
 	for (;;) {
 		if (dec->frames.ready_count) {
 			unsigned int index = m2m_codec_frames_take(&dec->frames,
@@ -442,7 +452,7 @@ int m2m_decoder_receive(struct m2m_decoder *dec, struct m2m_frame *frame,
 				return ret;
 			continue;
 		}
-		ret = service(dec, timeout_ms);
+		ret = service(dec, m2m_codec_left(end));
 		if (ret < 0)
 			return ret;
 		if (ret == 0 && !dec->frames.ready_count && !dec->flow.drained &&
@@ -451,16 +461,25 @@ int m2m_decoder_receive(struct m2m_decoder *dec, struct m2m_frame *frame,
 	}
 }
 
-int m2m_decoder_release(struct m2m_decoder *dec, const struct m2m_frame *frame)
+int m2m_decoder_receive(struct m2m_decoder *dec, struct m2m_frame *frame,
+			int timeout_ms)
 {
 	int ret;
 
-	if (!dec || !frame || !frame->buffer)
-		return m2m_error(EINVAL, "m2m_decoder_release: %s is NULL",
-				 !dec ? "dec" : "frame");
-	if (dec->stateless)
-		return m2m_stateless_release(dec->stateless, frame);
-	ret = m2m_codec_frames_release(&dec->frames, dec->dev, frame);
+	M2M_CODEC_ENTER(&decoders, dec);
+	if (!frame)
+		ret = m2m_error(EINVAL, "m2m_decoder_receive: frame is NULL");
+	else if (dec->stateless)
+		ret = m2m_stateless_receive(dec->stateless, frame, timeout_ms);
+	else
+		ret = receive_frame(dec, frame, timeout_ms);
+	return m2m_codec_leave(&dec->handle, ret, __func__);
+}
+
+static int release_frame(struct m2m_decoder *dec, const struct m2m_frame *frame)
+{
+	int ret = m2m_codec_frames_release(&dec->frames, dec->dev, frame);
+
 	if (ret < 0)
 		return ret;
 	/* Stopped CAPTURE (a resolution change) takes it at its restart. */
@@ -468,14 +487,24 @@ int m2m_decoder_release(struct m2m_decoder *dec, const struct m2m_frame *frame)
 				    0;
 }
 
-int m2m_decoder_seek(struct m2m_decoder *dec)
+int m2m_decoder_release(struct m2m_decoder *dec, const struct m2m_frame *frame)
 {
 	int ret;
 
-	if (!dec)
-		return m2m_error(EINVAL, "m2m_decoder_seek: dec is NULL");
-	if (dec->stateless)
-		return m2m_stateless_seek(dec->stateless);
+	M2M_CODEC_ENTER(&decoders, dec);
+	if (!frame || !frame->buffer)
+		ret = m2m_error(EINVAL, "m2m_decoder_release: frame is NULL");
+	else if (dec->stateless)
+		ret = m2m_stateless_release(dec->stateless, frame);
+	else
+		ret = release_frame(dec, frame);
+	return m2m_codec_leave(&dec->handle, ret, __func__);
+}
+
+static int seek(struct m2m_decoder *dec)
+{
+	int ret;
+
 	if (dec->flow.output_streaming) {
 		ret = m2m_stream_off(dec->dev, M2M_QUEUE_OUTPUT);
 		if (ret < 0)
@@ -494,15 +523,17 @@ int m2m_decoder_seek(struct m2m_decoder *dec)
 	return 0;
 }
 
-int m2m_decoder_get_format(struct m2m_decoder *dec, struct m2m_format *format,
-			   struct m2m_rect *visible)
+int m2m_decoder_seek(struct m2m_decoder *dec)
 {
-	if (!dec || !format)
-		return m2m_error(EINVAL, "m2m_decoder_get_format: %s is NULL",
-				 dec ? "format" : "dec");
-	if (dec->stateless)
-		return m2m_stateless_get_format(dec->stateless, format,
-						visible);
+	M2M_CODEC_ENTER(&decoders, dec);
+	return m2m_codec_leave(&dec->handle, dec->stateless ?
+			       m2m_stateless_seek(dec->stateless) : seek(dec),
+			       __func__);
+}
+
+static int get_format(struct m2m_decoder *dec, struct m2m_format *format,
+		      struct m2m_rect *visible)
+{
 	if (!dec->capture_ready && !dec->reconfigure)
 		return m2m_error(EAGAIN, "m2m_decoder_get_format: the decoder "
 				 "has not read the stream's header yet");
@@ -512,9 +543,32 @@ int m2m_decoder_get_format(struct m2m_decoder *dec, struct m2m_format *format,
 	return 0;
 }
 
+int m2m_decoder_get_format(struct m2m_decoder *dec, struct m2m_format *format,
+			   struct m2m_rect *visible)
+{
+	int ret;
+
+	M2M_CODEC_ENTER(&decoders, dec);
+	if (!format)
+		ret = m2m_error(EINVAL, "m2m_decoder_get_format: format is "
+				"NULL");
+	else if (dec->stateless)
+		ret = m2m_stateless_get_format(dec->stateless, format,
+					       visible);
+	else
+		ret = get_format(dec, format, visible);
+	return m2m_codec_leave(&dec->handle, ret, __func__);
+}
+
 struct m2m_device *m2m_decoder_device(struct m2m_decoder *dec)
 {
-	return dec ? dec->dev : NULL;
+	struct m2m_device *dev;
+
+	if (m2m_codec_enter(&decoders, dec, __func__) < 0)
+		return NULL;
+	dev = dec->dev;
+	m2m_codec_leave(&dec->handle, 0, __func__);
+	return dev;
 }
 
 /* dev-decoder.rst, "Initialization": OUTPUT's format, buffers, events. */
@@ -554,6 +608,16 @@ static int init_output(struct m2m_decoder *dec)
 	return o->width && o->height ? setup_capture(dec) : 0;
 }
 
+/* What open made, once no other thread can reach it. */
+static void decoder_free(struct m2m_decoder *dec)
+{
+	m2m_close(dec->dev);
+	m2m_stateless_close(dec->stateless);
+	m2m_codec_frames_free(&dec->frames);
+	m2m_codec_handle_destroy(&dec->handle);
+	free(dec);
+}
+
 /* A node that decodes the coded format, statefully or not. */
 static bool decodes(struct m2m_device *dev, const void *arg)
 {
@@ -583,6 +647,7 @@ int m2m_decoder_open(struct m2m_decoder **out, const char *name,
 	dec = calloc(1, sizeof(*dec));
 	if (!dec)
 		return m2m_error(ENOMEM, "m2m_decoder_open: no memory");
+	m2m_codec_handle_init(&dec->handle, &decoders);
 	dec->flow.decoder = true;
 	dec->opts = *opts;
 	if (!dec->opts.held_frames)
@@ -596,23 +661,28 @@ int m2m_decoder_open(struct m2m_decoder **out, const char *name,
 	match.arg = &dec->opts.coded_fourcc;
 	ret = m2m_open_node(&dec->dev, name, &open_opts, &match);
 	if (ret == 0 && m2m_stateless_takes(dec->dev, opts->coded_fourcc))
-		ret = m2m_stateless_open(&dec->stateless, dec->dev, &dec->opts);
+		ret = m2m_stateless_open(&dec->stateless, dec->dev,
+					 &dec->handle, &dec->opts);
 	else if (ret == 0)
 		ret = init_output(dec);
 	if (ret < 0) {
-		m2m_decoder_close(dec);
+		decoder_free(dec);
 		return ret;
 	}
+	m2m_codec_handle_add(&dec->handle, dec);
 	*out = dec;
 	return 0;
 }
 
 void m2m_decoder_close(struct m2m_decoder *dec)
 {
-	if (!dec)
+	struct m2m_codec_handle *h = m2m_codec_close_begin(&decoders, dec);
+
+	if (!h)
 		return;
-	m2m_close(dec->dev);
-	m2m_stateless_close(dec->stateless);
-	m2m_codec_frames_free(&dec->frames);
-	free(dec);
+	/* Calls waiting on the device end now, and calls waiting for the
+	 * lock fail when they have it. */
+	m2m_codec_interrupt(dec->dev);
+	m2m_codec_close_end(h);
+	decoder_free(dec);
 }

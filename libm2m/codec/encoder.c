@@ -12,7 +12,10 @@
 
 #include "codec.h"
 
+static struct m2m_codec_kind encoders = M2M_CODEC_KIND_INIT("encoder");
+
 struct m2m_encoder {
+	struct m2m_codec_handle handle;
 	struct m2m_device *dev;
 	struct m2m_encoder_options opts;
 	/* The frames' layout the caller sends, and the encoder's own. */
@@ -185,8 +188,8 @@ static int service(struct m2m_encoder *enc, int timeout_ms)
 	struct m2m_buffer *buf;
 	int ret;
 
-	news = m2m_codec_wait(enc->dev, M2M_READY_CAPTURE | M2M_READY_OUTPUT,
-			      timeout_ms);
+	news = m2m_codec_wait(&enc->handle, enc->dev,
+			      M2M_READY_CAPTURE | M2M_READY_OUTPUT, timeout_ms);
 	if (news < 0)
 		return news;
 	ret = enc->flow.output_streaming ? m2m_codec_take_output(enc->dev) : 0;
@@ -245,15 +248,13 @@ static int resume(struct m2m_encoder *enc)
 	return ret;
 }
 
-int m2m_encoder_send(struct m2m_encoder *enc, const void *frame, size_t size,
-		     uint64_t timestamp_ns)
+static int send_frame(struct m2m_encoder *enc, const void *frame, size_t size,
+		      uint64_t timestamp_ns)
 {
+	int64_t end = m2m_codec_deadline(enc->opts.timeout_ms);
 	struct m2m_buffer *buf;
 	int ret;
 
-	if (!enc || !frame)
-		return m2m_error(EINVAL, "m2m_encoder_send: %s is NULL",
-				 enc ? "frame" : "enc");
 	if (enc->output_memory != M2M_MEMORY_MMAP)
 		return m2m_error(EINVAL, "m2m_encoder_send: this encoder takes "
 				 "DMABUF frames (m2m_encoder_queue_dmabuf)");
@@ -270,7 +271,7 @@ int m2m_encoder_send(struct m2m_encoder *enc, const void *frame, size_t size,
 			return m2m_error(EAGAIN, "m2m_encoder_send: every "
 					 "OUTPUT buffer is taken: receive "
 					 "or release packets first");
-		ret = service(enc, enc->opts.timeout_ms);
+		ret = service(enc, m2m_codec_left(end));
 		if (ret == 0)
 			return m2m_error(ETIMEDOUT, "m2m_encoder_send: the "
 					 "encoder took no frame in %d ms",
@@ -285,12 +286,21 @@ int m2m_encoder_send(struct m2m_encoder *enc, const void *frame, size_t size,
 		return ret;
 	buf->bytesused[0] = enc->device_raw.plane_size[0];
 	buf->timestamp_ns = timestamp_ns;
-	ret = m2m_codec_queue_output(enc->dev, &enc->flow, buf);
-	return ret;
+	return m2m_codec_queue_output(enc->dev, &enc->flow, buf);
 }
 
-int m2m_encoder_queue_dmabuf(struct m2m_encoder *enc, unsigned int index,
-			     int fd, uint64_t timestamp_ns)
+int m2m_encoder_send(struct m2m_encoder *enc, const void *frame, size_t size,
+		     uint64_t timestamp_ns)
+{
+	M2M_CODEC_ENTER(&encoders, enc);
+	return m2m_codec_leave(&enc->handle, frame ?
+			       send_frame(enc, frame, size, timestamp_ns) :
+			       m2m_error(EINVAL, "m2m_encoder_send: frame is "
+					 "NULL"), __func__);
+}
+
+static int queue_dmabuf(struct m2m_encoder *enc, unsigned int index, int fd,
+			uint64_t timestamp_ns)
 {
 	struct m2m_buffer *buf;
 	int ret;
@@ -310,21 +320,29 @@ int m2m_encoder_queue_dmabuf(struct m2m_encoder *enc, unsigned int index,
 	return m2m_codec_queue_output(enc->dev, &enc->flow, buf);
 }
 
-int m2m_encoder_drain(struct m2m_encoder *enc)
+int m2m_encoder_queue_dmabuf(struct m2m_encoder *enc, unsigned int index,
+			     int fd, uint64_t timestamp_ns)
 {
-	if (!enc)
-		return m2m_error(EINVAL, "m2m_encoder_drain: enc is NULL");
-	return m2m_codec_drain(enc->dev, &enc->flow);
+	M2M_CODEC_ENTER(&encoders, enc);
+	return m2m_codec_leave(&enc->handle, queue_dmabuf(enc, index, fd,
+							  timestamp_ns),
+			       __func__);
 }
 
-int m2m_encoder_receive(struct m2m_encoder *enc, struct m2m_packet *packet,
-			int timeout_ms)
+int m2m_encoder_drain(struct m2m_encoder *enc)
 {
+	M2M_CODEC_ENTER(&encoders, enc);
+	return m2m_codec_leave(&enc->handle, m2m_codec_drain(enc->dev,
+							     &enc->flow),
+			       __func__);
+}
+
+static int receive_packet(struct m2m_encoder *enc, struct m2m_packet *packet,
+			  int timeout_ms)
+{
+	int64_t end = m2m_codec_deadline(timeout_ms);
 	int ret;
 
-	if (!enc || !packet)
-		return m2m_error(EINVAL, "m2m_encoder_receive: %s is NULL",
-				 enc ? "packet" : "enc");
 	for (;;) {
 		if (enc->ready_count) {
 			unsigned int index = enc->ready[enc->ready_head];
@@ -350,7 +368,7 @@ int m2m_encoder_receive(struct m2m_encoder *enc, struct m2m_packet *packet,
 		}
 		if (enc->flow.drained)
 			return -ENODATA;
-		ret = service(enc, timeout_ms);
+		ret = service(enc, m2m_codec_left(end));
 		if (ret < 0)
 			return ret;
 		if (ret == 0 && !enc->ready_count && !enc->flow.drained)
@@ -358,15 +376,22 @@ int m2m_encoder_receive(struct m2m_encoder *enc, struct m2m_packet *packet,
 	}
 }
 
-int m2m_encoder_release(struct m2m_encoder *enc,
-			const struct m2m_packet *packet)
+int m2m_encoder_receive(struct m2m_encoder *enc, struct m2m_packet *packet,
+			int timeout_ms)
 {
-	unsigned int index;
+	M2M_CODEC_ENTER(&encoders, enc);
+	return m2m_codec_leave(&enc->handle, packet ?
+			       receive_packet(enc, packet, timeout_ms) :
+			       m2m_error(EINVAL, "m2m_encoder_receive: packet "
+					 "is NULL"), __func__);
+}
 
-	if (!enc || !packet || !packet->buffer)
-		return m2m_error(EINVAL, "m2m_encoder_release: %s is NULL",
-				 !enc ? "enc" : "packet");
-	index = packet->buffer->index;
+static int release_packet(struct m2m_encoder *enc,
+			  const struct m2m_packet *packet)
+{
+	unsigned int index = packet->buffer->index;
+
+
 	if (index >= enc->capture_count || !enc->held[index] ||
 	    m2m_get_buffer(enc->dev, M2M_QUEUE_CAPTURE, index) !=
 	    packet->buffer)
@@ -377,18 +402,35 @@ int m2m_encoder_release(struct m2m_encoder *enc,
 	return m2m_queue_buffer(enc->dev, packet->buffer);
 }
 
+int m2m_encoder_release(struct m2m_encoder *enc,
+			const struct m2m_packet *packet)
+{
+	M2M_CODEC_ENTER(&encoders, enc);
+	return m2m_codec_leave(&enc->handle, packet && packet->buffer ?
+			       release_packet(enc, packet) :
+			       m2m_error(EINVAL, "m2m_encoder_release: packet "
+					 "is NULL"), __func__);
+}
+
 int m2m_encoder_get_format(struct m2m_encoder *enc, struct m2m_format *raw)
 {
-	if (!enc || !raw)
-		return m2m_error(EINVAL, "m2m_encoder_get_format: %s is NULL",
-				 enc ? "raw" : "enc");
-	*raw = enc->raw;
-	return 0;
+	M2M_CODEC_ENTER(&encoders, enc);
+	if (raw)
+		*raw = enc->raw;
+	return m2m_codec_leave(&enc->handle, raw ? 0 :
+			       m2m_error(EINVAL, "m2m_encoder_get_format: raw "
+					 "is NULL"), __func__);
 }
 
 struct m2m_device *m2m_encoder_device(struct m2m_encoder *enc)
 {
-	return enc ? enc->dev : NULL;
+	struct m2m_device *dev;
+
+	if (m2m_codec_enter(&encoders, enc, __func__) < 0)
+		return NULL;
+	dev = enc->dev;
+	m2m_codec_leave(&enc->handle, 0, __func__);
+	return dev;
 }
 
 /* A node that makes the coded format. */
@@ -402,6 +444,16 @@ int m2m_encoder_open(struct m2m_encoder **out, const char *name,
 		     const struct m2m_encoder_options *opts)
 {
 	return m2m_encoder_open_memory(out, name, opts, M2M_MEMORY_MMAP);
+}
+
+/* What open made, once no other thread can reach it. */
+static void encoder_free(struct m2m_encoder *enc)
+{
+	m2m_close(enc->dev);
+	free(enc->ready);
+	free(enc->held);
+	m2m_codec_handle_destroy(&enc->handle);
+	free(enc);
 }
 
 int m2m_encoder_open_memory(struct m2m_encoder **out, const char *name,
@@ -429,6 +481,7 @@ int m2m_encoder_open_memory(struct m2m_encoder **out, const char *name,
 	enc = calloc(1, sizeof(*enc));
 	if (!enc)
 		return m2m_error(ENOMEM, "m2m_encoder_open: no memory");
+	m2m_codec_handle_init(&enc->handle, &encoders);
 	enc->opts = *opts;
 	enc->output_memory = output_memory;
 	if (!enc->opts.held_packets)
@@ -445,22 +498,26 @@ int m2m_encoder_open_memory(struct m2m_encoder **out, const char *name,
 	if (ret == 0)
 		ret = init_buffers(enc);
 	if (ret < 0) {
-		m2m_encoder_close(enc);
+		encoder_free(enc);
 		return ret;
 	}
 	/* The controls pointer is the caller's; it is not kept. */
 	enc->opts.controls = NULL;
 	enc->opts.num_controls = 0;
+	m2m_codec_handle_add(&enc->handle, enc);
 	*out = enc;
 	return 0;
 }
 
 void m2m_encoder_close(struct m2m_encoder *enc)
 {
-	if (!enc)
+	struct m2m_codec_handle *h = m2m_codec_close_begin(&encoders, enc);
+
+	if (!h)
 		return;
-	m2m_close(enc->dev);
-	free(enc->ready);
-	free(enc->held);
-	free(enc);
+	/* Calls waiting on the device end now, and calls waiting for the
+	 * lock fail when they have it. */
+	m2m_codec_interrupt(enc->dev);
+	m2m_codec_close_end(h);
+	encoder_free(enc);
 }

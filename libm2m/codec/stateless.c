@@ -44,6 +44,8 @@ struct sent_frame {
 
 struct m2m_stateless {
 	struct m2m_device *dev;
+	/* The decoder's handle, whose lock waits drop. */
+	struct m2m_codec_handle *owner;
 	const struct m2m_decoder_options *opts;
 	int media_fd;
 	/* Per OUTPUT buffer: its request, and whether it was queued since
@@ -311,7 +313,7 @@ static int service(struct m2m_stateless *sl, int timeout_ms)
 
 	if (sl->capture_ready)
 		wanted |= M2M_READY_CAPTURE;
-	news = m2m_codec_wait(sl->dev, wanted, timeout_ms);
+	news = m2m_codec_wait(sl->owner, sl->dev, wanted, timeout_ms);
 	ret = news < 0 ? news : 0;
 	if (ret == 0 && sl->output_streaming)
 		ret = m2m_codec_take_output(sl->dev);
@@ -327,6 +329,7 @@ static int service(struct m2m_stateless *sl, int timeout_ms)
  */
 static int settle(struct m2m_stateless *sl, const char *func)
 {
+	int64_t end = m2m_codec_deadline(sl->opts->timeout_ms);
 	int ret;
 
 	while (sl->in_flight) {
@@ -334,7 +337,7 @@ static int settle(struct m2m_stateless *sl, const char *func)
 			return m2m_error(EAGAIN, "%s: frames are waiting: "
 					 "receive or release frames first",
 					 func);
-		ret = service(sl, sl->opts->timeout_ms);
+		ret = service(sl, m2m_codec_left(end));
 		if (ret == 0)
 			return m2m_error(ETIMEDOUT, "%s: the decoder gave "
 					 "nothing in %d ms", func,
@@ -383,6 +386,7 @@ static int fit_capture(struct m2m_stateless *sl,
 /* An OUTPUT buffer the node does not hold, with its request reusable. */
 static int free_output(struct m2m_stateless *sl, struct m2m_buffer **out)
 {
+	int64_t end = m2m_codec_deadline(sl->opts->timeout_ms);
 	struct m2m_buffer *buf = NULL;
 	int ret = 0;
 
@@ -393,7 +397,7 @@ static int free_output(struct m2m_stateless *sl, struct m2m_buffer **out)
 			return m2m_error(EAGAIN, "m2m_decoder_send: every "
 					 "OUTPUT buffer is taken: receive "
 					 "or release frames first");
-		ret = service(sl, sl->opts->timeout_ms);
+		ret = service(sl, m2m_codec_left(end));
 		if (ret == 0)
 			return m2m_error(ETIMEDOUT, "m2m_decoder_send: the "
 					 "decoder took no data in %d ms",
@@ -527,6 +531,7 @@ int m2m_stateless_drain(struct m2m_stateless *sl)
 int m2m_stateless_receive(struct m2m_stateless *sl, struct m2m_frame *frame,
 			  int timeout_ms)
 {
+	int64_t end = m2m_codec_deadline(timeout_ms);
 	int ret;
 
 	for (;;) {
@@ -548,7 +553,7 @@ int m2m_stateless_receive(struct m2m_stateless *sl, struct m2m_frame *frame,
 		/* Nothing to come, or nothing the node can decode into. */
 		if (!sl->in_flight || waits_for_caller(sl))
 			return -EAGAIN;
-		ret = service(sl, timeout_ms);
+		ret = service(sl, m2m_codec_left(end));
 		if (ret < 0)
 			return ret;
 		if (ret == 0 && !sl->frames.ready_count)
@@ -612,6 +617,7 @@ int m2m_stateless_get_format(struct m2m_stateless *sl,
  * node's smallest); CAPTURE is set at the first frame's header.
  */
 int m2m_stateless_open(struct m2m_stateless **out, struct m2m_device *dev,
+		       struct m2m_codec_handle *owner,
 		       const struct m2m_decoder_options *opts)
 {
 	struct m2m_stateless *sl = calloc(1, sizeof(*sl));
@@ -622,6 +628,7 @@ int m2m_stateless_open(struct m2m_stateless **out, struct m2m_device *dev,
 	if (!sl)
 		return m2m_error(ENOMEM, "m2m_decoder_open: no memory");
 	sl->dev = dev;
+	sl->owner = owner;
 	sl->opts = opts;
 	sl->media_fd = -1;
 	sl->newest = -1;
