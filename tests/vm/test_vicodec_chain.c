@@ -397,3 +397,100 @@ Test(decoder, holding_every_frame_a_receive_returns, .timeout = 60)
 	m2m_decoder_close(dec);
 	free(s.data);
 }
+
+/*
+ * Threads (codec-threads.h): the chain keeps m2m_device's contract too. A
+ * close from another thread ends a receive waiting, and the handle is
+ * refused after (before, the close freed what the waiting call read); a
+ * receive keeps its timeout; and a send in one thread while another
+ * receives without a timeout loses no packet.
+ */
+#include "codec-threads.h"
+
+static int receive_chain_packet(void *chain, int timeout_ms)
+{
+	struct m2m_packet pkt;
+	int ret = m2m_chain_receive(chain, &pkt, timeout_ms);
+
+	if (ret == 0)
+		m2m_chain_release(chain, &pkt);
+	return ret;
+}
+
+static void close_chain(void *chain)
+{
+	m2m_chain_close(chain);
+}
+
+Test(threads, chain_close_ends_a_receive_waiting, .timeout = 60)
+{
+	close_ends_a_receive(open_chain(0), receive_chain_packet, close_chain,
+			     "chain");
+}
+
+Test(threads, chain_receive_keeps_its_timeout, .timeout = 60)
+{
+	struct m2m_chain *chain = open_chain(0);
+
+	receive_keeps_its_timeout(chain, receive_chain_packet, "chain");
+	m2m_chain_close(chain);
+}
+
+/* What the feeding thread sends: the frames, then a drain. */
+struct feed {
+	struct m2m_chain *chain;
+	const unsigned char *data[64];
+	size_t size[64];
+	unsigned int count;
+	int ret;
+	char message[256];
+};
+
+static void *feed_chain(void *arg)
+{
+	struct feed *f = arg;
+	unsigned int i;
+	int ret = 0;
+
+	/* -EAGAIN: the chain is full until the other thread receives. */
+	for (i = 0; ret == 0 && i < f->count; i++)
+		while ((ret = m2m_chain_send(f->chain, f->data[i], f->size[i],
+					     (i + 1) * 40000000ull)) ==
+		       -EAGAIN)
+			sleep_ms(1);
+	if (ret == 0)
+		ret = m2m_chain_drain(f->chain);
+	f->ret = ret;
+	snprintf(f->message, sizeof(f->message), "%s", m2m_last_error());
+	return NULL;
+}
+
+Test(threads, chain_fed_by_one_thread_gives_every_packet_to_another,
+     .timeout = 300)
+{
+	struct bytes s = read_file("STREAM_ONE");
+	struct feed feed = { .chain = open_chain(0) };
+	struct packets out = { 0 };
+	struct m2m_packet pkt;
+	pthread_t feeder;
+	unsigned int i;
+	int ret;
+
+	feed.count = split(&s, feed.data, feed.size, 64);
+	cr_assert_eq(pthread_create(&feeder, NULL, feed_chain, &feed), 0);
+	while ((ret = m2m_chain_receive(feed.chain, &pkt, -1)) == 0) {
+		keep(&out, &pkt);
+		cr_assert_eq(m2m_chain_release(feed.chain, &pkt), 0, "%s",
+			     m2m_last_error());
+	}
+	pthread_join(feeder, NULL);
+	cr_assert_eq(feed.ret, 0, "the feeder: %s", feed.message);
+	cr_assert_eq(ret, -ENODATA, "receive: %d (%s)", ret, m2m_last_error());
+	cr_assert_eq(out.count, feed.count, "%u packets of %u frames",
+		     out.count, feed.count);
+	for (i = 0; i < out.count; i++)
+		cr_assert_eq(out.ts[i], (i + 1) * 40000000ull, "packet %u's "
+			     "timestamp", i);
+	m2m_chain_close(feed.chain);
+	free(s.data);
+}

@@ -1085,3 +1085,201 @@ Test(encoder, open_refuses_a_node_that_does_not_encode)
 		     -ENODEV, "%s", m2m_last_error());
 	cr_assert_null(enc);
 }
+
+/*
+ * Threads (codec-threads.h): the decoder and the encoder keep
+ * m2m_device's contract. A close from another thread ends a receive
+ * waiting, and the handle is refused after (before, the close freed what
+ * the waiting call and later calls read); a receive keeps its timeout;
+ * and a send in one thread while another receives without a timeout
+ * gives every frame (before, calls on one object must not overlap).
+ */
+#include "codec-threads.h"
+
+static int receive_decoded(void *dec, int timeout_ms)
+{
+	struct m2m_frame f;
+	int ret = m2m_decoder_receive(dec, &f, timeout_ms);
+
+	if (ret == 0)
+		m2m_decoder_release(dec, &f);
+	return ret;
+}
+
+static void close_decoder(void *dec)
+{
+	m2m_decoder_close(dec);
+}
+
+/*
+ * A decoder told the stream's size: CAPTURE streams from the open, so a
+ * receive on nothing waits (a node with nothing queued on either queue
+ * says it is idle, and a receive then returns -EAGAIN at once).
+ */
+static struct m2m_decoder *open_sized_decoder(void)
+{
+	struct m2m_decoder_options opts = M2M_DECODER_OPTIONS_INIT;
+	struct m2m_decoder *dec;
+	int ret;
+
+	opts.coded_fourcc = FWHT;
+	opts.width = 640;
+	opts.height = 360;
+	ret = m2m_decoder_open(&dec, env("VICODEC_DECODER"), &opts);
+	cr_assert_eq(ret, 0, "m2m_decoder_open: %s", m2m_last_error());
+	return dec;
+}
+
+Test(threads, decoder_close_ends_a_receive_waiting, .timeout = 60)
+{
+	close_ends_a_receive(open_sized_decoder(), receive_decoded,
+			     close_decoder, "decoder");
+}
+
+Test(threads, decoder_receive_keeps_its_timeout, .timeout = 60)
+{
+	struct m2m_decoder *dec = open_sized_decoder();
+
+	receive_keeps_its_timeout(dec, receive_decoded, "decoder");
+	m2m_decoder_close(dec);
+}
+
+/* What a feeding thread sends: frames, then a drain. */
+struct feed {
+	void *obj;
+	const unsigned char *data[64];
+	size_t size[64];
+	unsigned int count;
+	int ret;
+	char message[256];
+};
+
+/* Send every frame, waiting while every OUTPUT buffer is taken (the
+ * other thread receives), then drain. */
+static void *feed_decoder(void *arg)
+{
+	struct feed *f = arg;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; ret == 0 && i < f->count; i++)
+		while ((ret = m2m_decoder_send(f->obj, f->data[i], f->size[i],
+					       (i + 1) * 1000000ull)) ==
+		       -EAGAIN)
+			sleep_ms(1);
+	if (ret == 0)
+		ret = m2m_decoder_drain(f->obj);
+	f->ret = ret;
+	snprintf(f->message, sizeof(f->message), "%s", m2m_last_error());
+	return NULL;
+}
+
+Test(threads, decoder_fed_by_one_thread_gives_every_frame_to_another,
+     .timeout = 60)
+{
+	struct bytes s = read_file("STREAM_ONE");
+	struct feed feed = { .obj = open_decoder() };
+	struct decoded d = { 0 };
+	struct m2m_frame f;
+	pthread_t feeder;
+	int ret;
+
+	feed.count = split(&s, feed.data, feed.size, 64);
+	cr_assert_eq(pthread_create(&feeder, NULL, feed_decoder, &feed), 0);
+	/* -EAGAIN: the node is idle (nothing queued yet); a receive then
+	 * returns at once. */
+	while ((ret = m2m_decoder_receive(feed.obj, &f, -1)) == 0 ||
+	       ret == -EAGAIN) {
+		if (ret == -EAGAIN) {
+			sleep_ms(1);
+			continue;
+		}
+		take(&d, &f);
+		cr_assert_eq(m2m_decoder_release(feed.obj, &f), 0, "%s",
+			     m2m_last_error());
+	}
+	pthread_join(feeder, NULL);
+	cr_assert_eq(feed.ret, 0, "the feeder: %s", feed.message);
+	cr_assert_eq(ret, -ENODATA, "receive: %d (%s)", ret, m2m_last_error());
+	cr_assert_eq(d.frames, feed.count, "%u frames of %u", d.frames,
+		     feed.count);
+	assert_same(&d, "REF_ONE");
+	m2m_decoder_close(feed.obj);
+}
+
+static int receive_packet(void *enc, int timeout_ms)
+{
+	struct m2m_packet pkt;
+	int ret = m2m_encoder_receive(enc, &pkt, timeout_ms);
+
+	if (ret == 0)
+		m2m_encoder_release(enc, &pkt);
+	return ret;
+}
+
+static void close_encoder(void *enc)
+{
+	m2m_encoder_close(enc);
+}
+
+Test(threads, encoder_close_ends_a_receive_waiting, .timeout = 60)
+{
+	close_ends_a_receive(open_encoder(NULL, 0), receive_packet,
+			     close_encoder, "encoder");
+}
+
+Test(threads, encoder_receive_keeps_its_timeout, .timeout = 60)
+{
+	struct m2m_encoder *enc = open_encoder(NULL, 0);
+
+	receive_keeps_its_timeout(enc, receive_packet, "encoder");
+	m2m_encoder_close(enc);
+}
+
+static void *feed_encoder(void *arg)
+{
+	struct feed *f = arg;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; ret == 0 && i < f->count; i++)
+		while ((ret = m2m_encoder_send(f->obj, f->data[i], f->size[i],
+					       (i + 1) * 1000000ull)) ==
+		       -EAGAIN)
+			sleep_ms(1);
+	if (ret == 0)
+		ret = m2m_encoder_drain(f->obj);
+	f->ret = ret;
+	snprintf(f->message, sizeof(f->message), "%s", m2m_last_error());
+	return NULL;
+}
+
+Test(threads, encoder_fed_by_one_thread_gives_every_packet_to_another,
+     .timeout = 60)
+{
+	struct bytes raw = read_file("RAW_TESTSRC2");
+	struct feed feed = { .obj = open_encoder(NULL, 0) };
+	struct encoded e = { 0 }, alone;
+	unsigned int i, frames;
+	pthread_t feeder;
+	int ret;
+
+	feed.count = raw.size / FRAME_BYTES;
+	cr_assert(feed.count > 0 && feed.count <= 64);
+	for (i = 0; i < feed.count; i++) {
+		feed.data[i] = raw.data + (size_t)i * FRAME_BYTES;
+		feed.size[i] = FRAME_BYTES;
+	}
+	cr_assert_eq(pthread_create(&feeder, NULL, feed_encoder, &feed), 0);
+	while ((ret = take_packets(feed.obj, &e, -1)) == -EAGAIN)
+		sleep_ms(1);
+	pthread_join(feeder, NULL);
+	cr_assert_eq(feed.ret, 0, "the feeder: %s", feed.message);
+	cr_assert_eq(ret, -ENODATA, "receive: %d (%s)", ret, m2m_last_error());
+	m2m_encoder_close(feed.obj);
+	alone = encode_file("RAW_TESTSRC2", &frames);
+	cr_assert_eq(e.packets, frames, "%u packets of %u", e.packets, frames);
+	cr_assert(e.stream.size == alone.stream.size &&
+		  !memcmp(e.stream.data, alone.stream.data, e.stream.size),
+		  "the packets differ from one thread's");
+}
