@@ -25,7 +25,7 @@
 /* How long one wait for the three devices lasts before looking again. */
 #define CHAIN_POLL_MS 10
 
-static struct m2m_codec_kind chains = M2M_CODEC_KIND_INIT("chain");
+static struct m2m_codec_kind chains = M2M_CODEC_KIND_INIT("chain", "chain");
 
 struct m2m_chain {
 	struct m2m_codec_handle handle;

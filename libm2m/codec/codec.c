@@ -36,8 +36,7 @@ int m2m_codec_enter(struct m2m_codec_kind *kind, const void *obj,
 	int ret;
 
 	if (!obj)
-		return m2m_error(EINVAL, "%s: %s handle is NULL", func,
-				 kind->name);
+		return m2m_error(EINVAL, "%s: %s is NULL", func, kind->arg);
 	ret = m2m_handle_enter(&kind->registry, (uintptr_t)obj, &h);
 	return ret ? m2m_refuse_handle(ret, kind->name, func) : 0;
 }

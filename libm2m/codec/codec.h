@@ -28,9 +28,10 @@
 struct m2m_codec_kind {
 	struct m2m_registry registry;
 	const char *name;	/* "decoder", "encoder", "chain": for messages */
+	const char *arg;	/* the functions' argument: "dec", "enc" */
 };
 
-#define M2M_CODEC_KIND_INIT(name) { M2M_REGISTRY_INIT, name }
+#define M2M_CODEC_KIND_INIT(name, arg) { M2M_REGISTRY_INIT, name, arg }
 
 struct m2m_codec_handle {
 	struct m2m_handle handle;

@@ -19,7 +19,7 @@
 /* Timestamps sent since the last seek that a frame may carry. */
 #define SENT_RING 64
 
-static struct m2m_codec_kind decoders = M2M_CODEC_KIND_INIT("decoder");
+static struct m2m_codec_kind decoders = M2M_CODEC_KIND_INIT("decoder", "dec");
 
 struct m2m_decoder {
 	struct m2m_codec_handle handle;

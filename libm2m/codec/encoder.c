@@ -12,7 +12,7 @@
 
 #include "codec.h"
 
-static struct m2m_codec_kind encoders = M2M_CODEC_KIND_INIT("encoder");
+static struct m2m_codec_kind encoders = M2M_CODEC_KIND_INIT("encoder", "enc");
 
 struct m2m_encoder {
 	struct m2m_codec_handle handle;
