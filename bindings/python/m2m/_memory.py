@@ -26,17 +26,24 @@ _QUEUE_NAMES = {capi.M2M_QUEUE_OUTPUT: "OUTPUT", capi.M2M_QUEUE_CAPTURE: "CAPTUR
 
 
 class Handle:
-    """Owns one C device handle: ``m2m_close()`` runs when the last
-    reference (the Device's, or any buffer view's) goes."""
+    """Owns one C handle: its close function (capi's, by name:
+    ``m2m_close()`` for a device, ``m2m_decoder_close()`` ...) runs when
+    the last reference (the Device's, a buffer view's, a call's in
+    flight) goes, so that a call another thread is making never finds
+    the C object freed under it."""
 
-    __slots__ = ("ptr", "__weakref__")
+    __slots__ = ("ptr", "_close", "__weakref__")
 
-    def __init__(self, ptr):
+    def __init__(self, ptr, close="m2m_close"):
         self.ptr = ptr
+        self._close = close
 
     def __del__(self):
-        if self.ptr is not None and capi is not None and capi.m2m_close is not None:
-            capi.m2m_close(self.ptr)
+        # capi's names are gone when the interpreter exits, and this may
+        # run after.
+        close = getattr(capi, self._close, None) if capi is not None else None
+        if self.ptr is not None and close is not None:
+            close(self.ptr)
             self.ptr = None
 
 

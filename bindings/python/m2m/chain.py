@@ -72,8 +72,8 @@ class Chain(_PacketCodec):
     end. Step by step, :meth:`send` says whether the chain took a packet
     (False: receive first), :meth:`receive` takes a packet, iterating over
     the chain takes those ready now, :meth:`drain` ends the stream. A chain
-    is one stream: once drained, :meth:`send` raises. One thread at a
-    time, as :class:`Decoder`.
+    is one stream: once drained, :meth:`send` raises. Threads as with
+    :class:`Decoder`.
 
     Example::
 
@@ -109,7 +109,7 @@ class Chain(_PacketCodec):
         wanted = _control_values(controls)
         try:
             ids = _control_ids(nodes[2], wanted)
-            self._ptr = capi.m2m_py_chain_open(*nodes, opts, ids)
+            self._opened(capi.m2m_py_chain_open(*nodes, opts, ids), "m2m_chain_close")
         except NotFound as e:
             if isinstance(e, UnknownControl):
                 raise
@@ -122,14 +122,15 @@ class Chain(_PacketCodec):
     def close(self) -> None:
         """Close the chain and its three devices. Packets already given
         stay valid (they are bytes). Its methods raise
-        :class:`DeviceClosed` afterwards; closing twice is harmless.
+        :class:`DeviceClosed` afterwards, and so does a receive another
+        thread is waiting in; closing twice is harmless.
 
         Example::
 
             chain = m2m.Chain("vicodec", "vhqv", "vicodec")
             chain.close()
         """
-        self._close("m2m_chain_close")
+        self._close()
 
     @property
     def stats(self) -> ChainStats:

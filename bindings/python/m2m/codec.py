@@ -19,7 +19,6 @@ import math
 import numbers
 import os
 import struct
-import threading
 from typing import Any, Iterable, Iterator, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -29,6 +28,7 @@ from ._errors import (DeviceClosed, DeviceNotFound, EndOfStream, InvalidArgument
                       Timeout, UnknownControl, UnsupportedFormat, WouldBlock)
 from ._formats import check_planes, format_name, fourcc, plane_layouts, plane_views
 from ._frame import Frame
+from ._memory import Handle
 
 #: What Decoder.decode() takes: coded bytes (any C-contiguous buffer:
 #: bytes, bytearray, memoryview, a uint8 numpy array, an encoder's
@@ -77,18 +77,21 @@ class DecodedFrame(Frame):
 
 
 class _Codec:
-    """What a Decoder and an Encoder share: a libm2m handle used under a
-    lock, closed once, DeviceClosed afterwards."""
+    """What a Decoder, an Encoder and a Chain share: a libm2m handle that
+    any thread may call (libm2m serialises the calls, and a wait lets the
+    others run), closed once, DeviceClosed afterwards. Each call keeps the
+    Handle in a local, so that the C object outlives a call another
+    thread closes it under; a wait looks each slice whether it was
+    closed."""
 
-    _ptr: Any = None
+    _handle: Optional[Handle] = None
     _kind = "codec"     # "decoder", "encoder": for messages
     _gives = "result"   # "frame", "packet"
 
     def _open(self, **nodes):
         """Checks the nodes (argument name=value), named by the arguments,
         for the messages; returns them."""
-        self._ptr = None
-        self._lock = threading.Lock()
+        self._handle = None
         checked = [_args.string(value, argument, "a node path or a driver name")
                    for argument, value in nodes.items()]
         self._node = " -> ".join(checked)
@@ -103,33 +106,46 @@ class _Codec:
     def close(self) -> None:  # overridden, for its docstring
         raise NotImplementedError
 
-    def _close(self, name):
-        """Close with capi's function name (gone when the interpreter
-        exits, and __del__ may run after)."""
-        lock = getattr(self, "_lock", None)
-        if lock is None:
-            return
-        with lock:
-            ptr, self._ptr = self._ptr, None
-            function = getattr(capi, name, None) if capi is not None else None
-            if ptr is not None and function is not None:
-                function(ptr)
+    def _opened(self, ptr, close):
+        """Keep the C object open() gave, closed by capi's close (a name)."""
+        self._handle = Handle(ptr, close)
+
+    def _close(self):
+        """Let go of the C object: closed now, or when the calls other
+        threads are making have returned (a wait within a slice)."""
+        self._handle = None
 
     @property
     def closed(self) -> bool:
         """Whether :meth:`close` was called."""
-        return self._ptr is None
+        return self._handle is None
 
     def __repr__(self) -> str:
-        closed = " closed" if self._ptr is None else ""
+        closed = " closed" if self._handle is None else ""
         return f"<m2m.{type(self).__name__} {self._node}{closed}>"
 
+    def _h(self):
+        """The Handle, for one call, or DeviceClosed."""
+        h = self._handle
+        if h is None:
+            raise DeviceClosed(9, f"the {self._kind} on {self._node} is closed")
+        return h
+
     def _call(self, function, *args):
-        """function(handle, *args) under the lock, or DeviceClosed."""
-        with self._lock:
-            if self._ptr is None:
-                raise DeviceClosed(9, f"the {self._kind} on {self._node} is closed")
-            return function(self._ptr, *args)
+        """function(handle, *args), or DeviceClosed."""
+        return function(self._h().ptr, *args)
+
+    def _wait(self, call, timeout):
+        """_waiting.wait() of call(h, ms) on this object's Handle h:
+        DeviceClosed when another thread closes it meanwhile."""
+        h = self._h()
+
+        def slice_of(ms):
+            if self._handle is not h:
+                raise DeviceClosed(9, f"the {self._kind} on {self._node} was closed "
+                                   "while waiting")
+            return call(h, ms)
+        return _waiting.wait(slice_of, timeout)
 
     def _sent(self, send, payload, timestamp_ns):
         """send(handle, payload, timestamp_ns): whether it was taken
@@ -140,19 +156,18 @@ class _Codec:
             return False
         return True
 
-    def _take(self, ms, receive, release, copy):
-        """copy() of what receive(handle, ms) gives, which goes back to
-        libm2m at once (release), under the lock; None when nothing came."""
-        def take(ptr):
-            try:
-                got = receive(ptr, ms)
-            except WouldBlock:
-                return None
-            try:
-                return copy(got)
-            finally:
-                release(ptr, got)
-        return self._call(take)
+    @staticmethod
+    def _take(h, ms, receive, release, copy):
+        """copy() of what receive(h's pointer, ms) gives, which goes back
+        to libm2m at once (release); None when nothing came."""
+        try:
+            got = receive(h.ptr, ms)
+        except WouldBlock:
+            return None
+        try:
+            return copy(got)
+        finally:
+            release(h.ptr, got)
 
     def _rest(self, timeout):
         """What receive() gives until the drain ends: Timeout when one
@@ -205,9 +220,12 @@ class Decoder(_Codec):
     :meth:`send` says whether the decoder took a packet (False: receive
     first), :meth:`receive` takes a frame, :meth:`drain` ends the stream.
     A resolution change in the stream is followed: frames of the old size
-    come first, then the new ones. One thread at a time: calls take the
-    decoder's lock, and :meth:`close` from another thread waits for the
-    call running.
+    come first, then the new ones. Any thread may call it, one thread
+    sending while another receives: libm2m serialises the calls, and a
+    wait lets the others run. :meth:`close` from another thread ends a
+    :meth:`receive` waiting (iterating too) within 20 ms with
+    :class:`DeviceClosed`; a :meth:`send` waiting for room finishes
+    first.
 
     Example::
 
@@ -231,7 +249,7 @@ class Decoder(_Codec):
             opts.width, opts.height = _args.dimensions(size, "size")
         opts.timeout_ms = _timeout_ms(timeout)
         try:
-            self._ptr = capi.m2m_decoder_open(node, opts)
+            self._opened(capi.m2m_decoder_open(node, opts), "m2m_decoder_close")
         except NotFound as e:
             raise DeviceNotFound(e.errno, e.strerror) from None
 
@@ -241,14 +259,15 @@ class Decoder(_Codec):
     def close(self) -> None:
         """Close the decoder: the node stops and its buffers are freed.
         Frames already given stay valid (they are copies). Its methods
-        raise :class:`DeviceClosed` afterwards; closing twice is harmless.
+        raise :class:`DeviceClosed` afterwards, and so does a receive
+        another thread is waiting in; closing twice is harmless.
 
         Example::
 
             dec = m2m.Decoder("vicodec")
             dec.close()
         """
-        self._close("m2m_decoder_close")
+        self._close()
 
     @property
     def format(self) -> Optional[capi.m2m_format]:
@@ -321,11 +340,11 @@ class Decoder(_Codec):
             frame = dec.receive(timeout=0.5)
         """
         timeout = _args.seconds(timeout)
-        return _waiting.wait(self._receive, timeout)
+        return self._wait(self._receive, timeout)
 
-    def _receive(self, ms):
+    def _receive(self, h, ms):
         """One receive of up to ms: a DecodedFrame, or None."""
-        return self._take(ms, capi.m2m_decoder_receive, capi.m2m_decoder_release, _copied)
+        return self._take(h, ms, capi.m2m_decoder_receive, capi.m2m_decoder_release, _copied)
 
     def drain(self, timeout: Optional[float] = 5.0) -> Iterator[DecodedFrame]:
         """End the stream: the decoder finishes what it was sent
@@ -426,11 +445,11 @@ class _PacketCodec(_Codec):
             packet = enc.receive(timeout=0.5)
         """
         timeout = _args.seconds(timeout)
-        return _waiting.wait(self._receive, timeout)
+        return self._wait(self._receive, timeout)
 
-    def _receive(self, ms):
+    def _receive(self, h, ms):
         """One receive of up to ms: a Packet, or None."""
-        return self._take(ms, self._receive_call, self._release_call,
+        return self._take(h, ms, self._receive_call, self._release_call,
                           lambda packet: _packet_of(packet, self._fwht))
 
 
@@ -464,7 +483,7 @@ class Encoder(_PacketCodec):
     they come, and drains at the end so that none is lost. Step by step,
     :meth:`send` says whether the encoder took a frame (False: receive
     first), :meth:`receive` takes a packet, :meth:`drain` ends the
-    stream. One thread at a time, as :class:`Decoder`.
+    stream. Threads as with :class:`Decoder`.
 
     Example::
 
@@ -491,13 +510,13 @@ class Encoder(_PacketCodec):
         wanted = _control_values(controls)
         try:
             ids = _control_ids(node, wanted)
-            self._ptr = capi.m2m_py_encoder_open(node, opts, ids)
+            self._opened(capi.m2m_py_encoder_open(node, opts, ids), "m2m_encoder_close")
         except NotFound as e:
             if isinstance(e, UnknownControl):
                 raise
             raise DeviceNotFound(e.errno, e.strerror) from None
         self._fwht = opts.coded_fourcc == _coded("FWHT")
-        self._raw = capi.m2m_encoder_get_format(self._ptr)
+        self._raw = self._call(capi.m2m_encoder_get_format)
         self._raw_name = format_name(self._raw.fourcc)
 
     def __enter__(self) -> Encoder:
@@ -506,14 +525,15 @@ class Encoder(_PacketCodec):
     def close(self) -> None:
         """Close the encoder: the node stops and its buffers are freed.
         Packets already given stay valid (they are bytes). Its methods
-        raise :class:`DeviceClosed` afterwards; closing twice is harmless.
+        raise :class:`DeviceClosed` afterwards, and so does a receive
+        another thread is waiting in; closing twice is harmless.
 
         Example::
 
             enc = m2m.Encoder("/dev/video0", size=(640, 360))
             enc.close()
         """
-        self._close("m2m_encoder_close")
+        self._close()
 
     @property
     def format(self) -> capi.m2m_format:
