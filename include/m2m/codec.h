@@ -16,8 +16,16 @@
  * The encoder is the same loop the other way: m2m_encoder_send() takes a
  * frame, m2m_encoder_receive() gives a packet. A chain is the decoder's
  * loop with the encoder's packets coming out.
- * A decoder, an encoder or a chain is one caller's: calls on one must not
- * overlap.
+ * Threads: decoders, encoders and chains keep m2m_device's contract
+ * (m2m.h; docs/libm2m.md, "Threads"). Every function may be called from
+ * any thread; a NULL or closed object gives -EINVAL with a message, never
+ * a crash. Calls on one object are serialised by its lock, except that
+ * their waits (a receive with a timeout, a send waiting for room, a
+ * chain's polls) happen without it, so one thread may send while another
+ * receives with timeout -1. No call waits past its timeout. A close from
+ * another thread ends the waits at once: the calls waiting, and those
+ * made from then on, return -EINVAL; the object is freed once every call
+ * in flight has returned.
  *
  * @code
  * struct m2m_decoder_options opts = M2M_DECODER_OPTIONS_INIT;
