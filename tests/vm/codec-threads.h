@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -96,6 +97,57 @@ static inline void close_ends_a_receive(void *obj, receive_fn *receive,
 	cr_assert(strstr(m2m_last_error(), "closed or invalid"),
 		  "the message says: %s", m2m_last_error());
 	close(obj);
+}
+
+/* A send and a drain of one kind of object. */
+typedef int send_fn(void *obj, const void *data, size_t size,
+		    uint64_t timestamp_ns);
+typedef int drain_fn(void *obj);
+
+/* What a feeding thread sends to obj: count items, the ith timestamped
+ * (i + 1) * step_ns, then a drain. */
+struct feed {
+	void *obj;
+	send_fn *send;
+	drain_fn *drain;
+	const unsigned char *data[64];
+	size_t size[64];
+	unsigned int count;
+	uint64_t step_ns;
+	pthread_t thread;
+	int ret;
+	char message[256];
+};
+
+/* Send every item, waiting while the object is full (-EAGAIN: the other
+ * thread receives), then drain. */
+static inline void *feed_run(void *arg)
+{
+	struct feed *f = arg;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; ret == 0 && i < f->count; i++)
+		while ((ret = f->send(f->obj, f->data[i], f->size[i],
+				      (i + 1) * f->step_ns)) == -EAGAIN)
+			sleep_ms(1);
+	if (ret == 0)
+		ret = f->drain(f->obj);
+	f->ret = ret;
+	snprintf(f->message, sizeof(f->message), "%s", m2m_last_error());
+	return NULL;
+}
+
+static inline void start_feed(struct feed *f)
+{
+	cr_assert_eq(pthread_create(&f->thread, NULL, feed_run, f), 0);
+}
+
+/* The feeder's end: every item sent and the drain asked for. */
+static inline void finish_feed(struct feed *f)
+{
+	pthread_join(f->thread, NULL);
+	cr_assert_eq(f->ret, 0, "the feeding thread: %s", f->message);
 }
 
 /* A receive of 0.5 s on nothing returns -EAGAIN after 0.5 s, not before

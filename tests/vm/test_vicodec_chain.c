@@ -436,61 +436,42 @@ Test(threads, chain_receive_keeps_its_timeout, .timeout = 60)
 	m2m_chain_close(chain);
 }
 
-/* What the feeding thread sends: the frames, then a drain. */
-struct feed {
-	struct m2m_chain *chain;
-	const unsigned char *data[64];
-	size_t size[64];
-	unsigned int count;
-	int ret;
-	char message[256];
-};
-
-static void *feed_chain(void *arg)
+static int send_to_chain(void *chain, const void *data, size_t size,
+			 uint64_t timestamp_ns)
 {
-	struct feed *f = arg;
-	unsigned int i;
-	int ret = 0;
+	return m2m_chain_send(chain, data, size, timestamp_ns);
+}
 
-	/* -EAGAIN: the chain is full until the other thread receives. */
-	for (i = 0; ret == 0 && i < f->count; i++)
-		while ((ret = m2m_chain_send(f->chain, f->data[i], f->size[i],
-					     (i + 1) * 40000000ull)) ==
-		       -EAGAIN)
-			sleep_ms(1);
-	if (ret == 0)
-		ret = m2m_chain_drain(f->chain);
-	f->ret = ret;
-	snprintf(f->message, sizeof(f->message), "%s", m2m_last_error());
-	return NULL;
+static int drain_chain(void *chain)
+{
+	return m2m_chain_drain(chain);
 }
 
 Test(threads, chain_fed_by_one_thread_gives_every_packet_to_another,
      .timeout = 300)
 {
 	struct bytes s = read_file("STREAM_ONE");
-	struct feed feed = { .chain = open_chain(0) };
+	struct feed feed = { .obj = open_chain(0), .send = send_to_chain,
+			     .drain = drain_chain, .step_ns = 40000000 };
 	struct packets out = { 0 };
 	struct m2m_packet pkt;
-	pthread_t feeder;
 	unsigned int i;
 	int ret;
 
 	feed.count = split(&s, feed.data, feed.size, 64);
-	cr_assert_eq(pthread_create(&feeder, NULL, feed_chain, &feed), 0);
-	while ((ret = m2m_chain_receive(feed.chain, &pkt, -1)) == 0) {
+	start_feed(&feed);
+	while ((ret = m2m_chain_receive(feed.obj, &pkt, -1)) == 0) {
 		keep(&out, &pkt);
-		cr_assert_eq(m2m_chain_release(feed.chain, &pkt), 0, "%s",
+		cr_assert_eq(m2m_chain_release(feed.obj, &pkt), 0, "%s",
 			     m2m_last_error());
 	}
-	pthread_join(feeder, NULL);
-	cr_assert_eq(feed.ret, 0, "the feeder: %s", feed.message);
+	finish_feed(&feed);
 	cr_assert_eq(ret, -ENODATA, "receive: %d (%s)", ret, m2m_last_error());
 	cr_assert_eq(out.count, feed.count, "%u packets of %u frames",
 		     out.count, feed.count);
 	for (i = 0; i < out.count; i++)
 		cr_assert_eq(out.ts[i], (i + 1) * 40000000ull, "packet %u's "
 			     "timestamp", i);
-	m2m_chain_close(feed.chain);
+	m2m_chain_close(feed.obj);
 	free(s.data);
 }

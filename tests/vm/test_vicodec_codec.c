@@ -1144,48 +1144,29 @@ Test(threads, decoder_receive_keeps_its_timeout, .timeout = 60)
 	m2m_decoder_close(dec);
 }
 
-/* What a feeding thread sends: frames, then a drain. */
-struct feed {
-	void *obj;
-	const unsigned char *data[64];
-	size_t size[64];
-	unsigned int count;
-	int ret;
-	char message[256];
-};
-
-/* Send every frame, waiting while every OUTPUT buffer is taken (the
- * other thread receives), then drain. */
-static void *feed_decoder(void *arg)
+static int send_coded(void *dec, const void *data, size_t size,
+		      uint64_t timestamp_ns)
 {
-	struct feed *f = arg;
-	unsigned int i;
-	int ret = 0;
+	return m2m_decoder_send(dec, data, size, timestamp_ns);
+}
 
-	for (i = 0; ret == 0 && i < f->count; i++)
-		while ((ret = m2m_decoder_send(f->obj, f->data[i], f->size[i],
-					       (i + 1) * 1000000ull)) ==
-		       -EAGAIN)
-			sleep_ms(1);
-	if (ret == 0)
-		ret = m2m_decoder_drain(f->obj);
-	f->ret = ret;
-	snprintf(f->message, sizeof(f->message), "%s", m2m_last_error());
-	return NULL;
+static int drain_decoder(void *dec)
+{
+	return m2m_decoder_drain(dec);
 }
 
 Test(threads, decoder_fed_by_one_thread_gives_every_frame_to_another,
      .timeout = 60)
 {
 	struct bytes s = read_file("STREAM_ONE");
-	struct feed feed = { .obj = open_decoder() };
+	struct feed feed = { .obj = open_decoder(), .send = send_coded,
+			     .drain = drain_decoder, .step_ns = 1000000 };
 	struct decoded d = { 0 };
 	struct m2m_frame f;
-	pthread_t feeder;
 	int ret;
 
 	feed.count = split(&s, feed.data, feed.size, 64);
-	cr_assert_eq(pthread_create(&feeder, NULL, feed_decoder, &feed), 0);
+	start_feed(&feed);
 	/* -EAGAIN: the node is idle (nothing queued yet); a receive then
 	 * returns at once. */
 	while ((ret = m2m_decoder_receive(feed.obj, &f, -1)) == 0 ||
@@ -1198,8 +1179,7 @@ Test(threads, decoder_fed_by_one_thread_gives_every_frame_to_another,
 		cr_assert_eq(m2m_decoder_release(feed.obj, &f), 0, "%s",
 			     m2m_last_error());
 	}
-	pthread_join(feeder, NULL);
-	cr_assert_eq(feed.ret, 0, "the feeder: %s", feed.message);
+	finish_feed(&feed);
 	cr_assert_eq(ret, -ENODATA, "receive: %d (%s)", ret, m2m_last_error());
 	cr_assert_eq(d.frames, feed.count, "%u frames of %u", d.frames,
 		     feed.count);
@@ -1236,32 +1216,25 @@ Test(threads, encoder_receive_keeps_its_timeout, .timeout = 60)
 	m2m_encoder_close(enc);
 }
 
-static void *feed_encoder(void *arg)
+static int send_raw(void *enc, const void *frame, size_t size,
+		    uint64_t timestamp_ns)
 {
-	struct feed *f = arg;
-	unsigned int i;
-	int ret = 0;
+	return m2m_encoder_send(enc, frame, size, timestamp_ns);
+}
 
-	for (i = 0; ret == 0 && i < f->count; i++)
-		while ((ret = m2m_encoder_send(f->obj, f->data[i], f->size[i],
-					       (i + 1) * 1000000ull)) ==
-		       -EAGAIN)
-			sleep_ms(1);
-	if (ret == 0)
-		ret = m2m_encoder_drain(f->obj);
-	f->ret = ret;
-	snprintf(f->message, sizeof(f->message), "%s", m2m_last_error());
-	return NULL;
+static int drain_encoder(void *enc)
+{
+	return m2m_encoder_drain(enc);
 }
 
 Test(threads, encoder_fed_by_one_thread_gives_every_packet_to_another,
      .timeout = 60)
 {
 	struct bytes raw = read_file("RAW_TESTSRC2");
-	struct feed feed = { .obj = open_encoder(NULL, 0) };
+	struct feed feed = { .obj = open_encoder(NULL, 0), .send = send_raw,
+			     .drain = drain_encoder, .step_ns = 1000000 };
 	struct encoded e = { 0 }, alone;
 	unsigned int i, frames;
-	pthread_t feeder;
 	int ret;
 
 	feed.count = raw.size / FRAME_BYTES;
@@ -1270,11 +1243,10 @@ Test(threads, encoder_fed_by_one_thread_gives_every_packet_to_another,
 		feed.data[i] = raw.data + (size_t)i * FRAME_BYTES;
 		feed.size[i] = FRAME_BYTES;
 	}
-	cr_assert_eq(pthread_create(&feeder, NULL, feed_encoder, &feed), 0);
+	start_feed(&feed);
 	while ((ret = take_packets(feed.obj, &e, -1)) == -EAGAIN)
 		sleep_ms(1);
-	pthread_join(feeder, NULL);
-	cr_assert_eq(feed.ret, 0, "the feeder: %s", feed.message);
+	finish_feed(&feed);
 	cr_assert_eq(ret, -ENODATA, "receive: %d (%s)", ret, m2m_last_error());
 	m2m_encoder_close(feed.obj);
 	alone = encode_file("RAW_TESTSRC2", &frames);
