@@ -40,7 +40,8 @@
  *   is closed; a pointer kept past that is refused, not read. The log
  *   callback is per process; the last error message is per thread.
  *   docs/libm2m.md, "Threads", has the whole contract; IR handles (ir.h)
- *   follow it too.
+ *   and the codecs' decoders, encoders and chains (codec.h) follow it
+ *   too.
  */
 #ifndef M2M_M2M_H
 #define M2M_M2M_H
