@@ -284,8 +284,10 @@ struct m2m_packet {
 	size_t size;           /**< how many */
 	uint64_t timestamp_ns; /**< the frame's it was made from */
 	uint32_t sequence;     /**< packet number on CAPTURE */
-	/** V4L2_BUF_FLAG_KEYFRAME, _PFRAME, _BFRAME as the encoder says;
-	 *  M2M_BUFFER_ERROR when it failed the frame. */
+	/** V4L2_BUF_FLAG_KEYFRAME, _PFRAME, _BFRAME as the encoder says
+	 *  (for FWHT, which vicodec does not flag, as the frame header
+	 *  says: KEYFRAME for an I-frame, else PFRAME); M2M_BUFFER_ERROR
+	 *  when it failed the frame. */
 	uint32_t flags;
 	struct m2m_buffer *buffer; /**< the CAPTURE buffer holding it */
 };

@@ -337,6 +337,27 @@ int m2m_encoder_drain(struct m2m_encoder *enc)
 			       __func__);
 }
 
+/*
+ * An FWHT packet's KEYFRAME or PFRAME flag, from its frame header: vicodec
+ * flags neither on its CAPTURE buffers, and a caller (FFmpeg's
+ * AV_PKT_FLAG_KEY, a muxer, a seek table) needs to know. 0 for other
+ * formats, and where the driver flagged the buffer itself.
+ */
+static uint32_t fwht_frame_kind(const struct m2m_encoder *enc,
+				const struct m2m_packet *packet)
+{
+	const uint32_t kinds = V4L2_BUF_FLAG_KEYFRAME | V4L2_BUF_FLAG_PFRAME |
+			       V4L2_BUF_FLAG_BFRAME;
+	struct m2m_fwht_header hdr;
+
+	if (enc->opts.coded_fourcc != V4L2_PIX_FMT_FWHT ||
+	    (packet->flags & kinds) ||
+	    m2m_fwht_parse_header(&hdr, packet->data, packet->size) < 0)
+		return 0;
+	return hdr.flags & V4L2_FWHT_FL_I_FRAME ? V4L2_BUF_FLAG_KEYFRAME :
+						  V4L2_BUF_FLAG_PFRAME;
+}
+
 static int receive_packet(struct m2m_encoder *enc, struct m2m_packet *packet,
 			  int timeout_ms)
 {
@@ -363,6 +384,7 @@ static int receive_packet(struct m2m_encoder *enc, struct m2m_packet *packet,
 						      V4L2_BUF_FLAG_KEYFRAME |
 						      V4L2_BUF_FLAG_PFRAME |
 						      V4L2_BUF_FLAG_BFRAME);
+			packet->flags |= fwht_frame_kind(enc, packet);
 			packet->buffer = buf;
 			return 0;
 		}

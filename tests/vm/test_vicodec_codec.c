@@ -191,6 +191,47 @@ Test(decoder, one_size_matches_v4l2_ctl_frame_for_frame)
 	assert_same(&d, "REF_ONE");
 }
 
+/*
+ * vicodec's FWHT is V4L2_FMT_FLAG_CONTINUOUS_BYTESTREAM: the stream may come
+ * in chunks that cut frames anywhere (as filesrc reads a file), and the
+ * decoder finds the frames itself. Chunks of a prime size, so that frames
+ * and headers are cut at every offset, give v4l2-ctl's frames.
+ */
+static void decode_in_chunks(const char *stream_var, const char *ref_var,
+			     size_t chunk)
+{
+	struct bytes s = read_file(stream_var);
+	const unsigned char *frames[64];
+	size_t sizes[64], at = 0, size = 0;
+	unsigned int n = split(&s, frames, sizes, 64), i;
+	struct m2m_decoder *dec = open_decoder();
+	struct decoded d = { 0 };
+	unsigned char *bytes;
+
+	for (i = 0; i < n; i++)
+		size += sizes[i];
+	bytes = malloc(size);
+	cr_assert(bytes);
+	for (i = 0; i < n; i++, at += sizes[i - 1])
+		memcpy(bytes + at, frames[i], sizes[i]);
+	for (at = 0, i = 0; at < size; at += chunk, i++)
+		send_one(dec, &d, bytes + at,
+			 size - at < chunk ? size - at : chunk,
+			 (i + 1) * 1000000ull);
+	drain(dec, &d);
+	m2m_decoder_close(dec);
+	cr_assert_eq(d.frames, n, "%u frames of %u from %zu-byte chunks",
+		     d.frames, n, chunk);
+	assert_same(&d, ref_var);
+	free(bytes);
+}
+
+Test(decoder, chunks_that_cut_frames_anywhere_give_every_frame)
+{
+	decode_in_chunks("STREAM_ONE", "REF_ONE", 4093);
+	decode_in_chunks("STREAM_MIXED", "REF_MIXED", 65521);
+}
+
 Test(decoder, resolution_changes_lose_no_frame_and_match_v4l2_ctl)
 {
 	unsigned int n;
@@ -1013,15 +1054,22 @@ Test(encoder, gop_size_read_back_makes_every_fifth_a_key_frame)
 	unsigned int n = split(&e.stream, frames, sizes, 64), i;
 
 	/* vicodec flags no CAPTURE buffer KEYFRAME: the stream's own
-	 * header says which frames are intra. */
+	 * header says which frames are intra, and so do the packets' flags,
+	 * which libm2m takes from it. */
 	cr_assert_eq(n, 11);
+	cr_assert_eq(e.packets, 11);
 	for (i = 0; i < n; i++) {
 		struct m2m_fwht_header h;
+		uint32_t kind = i % 5 == 0 ? V4L2_BUF_FLAG_KEYFRAME :
+					     V4L2_BUF_FLAG_PFRAME;
 
 		cr_assert_eq(m2m_fwht_parse_header(&h, frames[i], sizes[i]),
 			     (long)sizes[i]);
 		cr_assert_eq(!!(h.flags & V4L2_FWHT_FL_I_FRAME), i % 5 == 0,
 			     "frame %u header flags 0x%x", i, h.flags);
+		cr_assert_eq(e.flags[i] & (V4L2_BUF_FLAG_KEYFRAME |
+					   V4L2_BUF_FLAG_PFRAME), kind,
+			     "packet %u flags 0x%x", i, e.flags[i]);
 	}
 	m2m_encoder_close(enc);
 }

@@ -114,7 +114,6 @@ class Chain(_PacketCodec):
             if isinstance(e, UnknownControl):
                 raise
             raise DeviceNotFound(e.errno, e.strerror) from None
-        self._fwht = enc.coded_fourcc == _coded("FWHT")
 
     def __enter__(self) -> Chain:
         return self

@@ -430,7 +430,6 @@ class _PacketCodec(_Codec):
     """What an Encoder and a Chain share: Packets out, taken with
     _receive_call and given back with _release_call (capi's)."""
 
-    _fwht = False      # whether the packets are FWHT frames
     _receive_call = staticmethod(capi.m2m_encoder_receive)
     _release_call = staticmethod(capi.m2m_encoder_release)
 
@@ -450,7 +449,7 @@ class _PacketCodec(_Codec):
     def _receive(self, h, ms):
         """One receive of up to ms: a Packet, or None."""
         return self._take(h, ms, self._receive_call, self._release_call,
-                          lambda packet: _packet_of(packet, self._fwht))
+                          _packet_of)
 
 
 #: A frame Encoder.send() takes: an m2m.Frame (a DecodedFrame too), a
@@ -515,7 +514,6 @@ class Encoder(_PacketCodec):
             if isinstance(e, UnknownControl):
                 raise
             raise DeviceNotFound(e.errno, e.strerror) from None
-        self._fwht = opts.coded_fourcc == _coded("FWHT")
         self._raw = self._call(capi.m2m_encoder_get_format)
         self._raw_name = format_name(self._raw.fourcc)
 
@@ -658,27 +656,16 @@ def _packed_bytes(frame, size, what, argument):
     return frame
 
 
-def _packet_of(packet, fwht):
-    """A Packet of copies of the bytes of capi packet; fwht: whether it
-    is an FWHT frame."""
+def _packet_of(packet):
+    """A Packet of copies of the bytes of capi packet."""
     data = ctypes.string_at(capi.m2m_py_buffer_address(packet.buffer, 0), packet.size)
     made = Packet(data)
     made.timestamp_ns = packet.timestamp_ns
     made.sequence = packet.sequence
     made.flags = packet.flags
-    made.keyframe = bool(packet.flags & capi.V4L2_BUF_FLAG_KEYFRAME) or \
-        (fwht and _fwht_intra(data))
+    # libm2m flags an FWHT packet from its header (vicodec flags none).
+    made.keyframe = bool(packet.flags & capi.V4L2_BUF_FLAG_KEYFRAME)
     return made
-
-
-def _fwht_intra(data):
-    """Whether an FWHT frame is intra (vicodec flags no buffer KEYFRAME:
-    its header says)."""
-    try:
-        _, header = capi.m2m_fwht_parse_header(data)
-    except (InvalidArgument, WouldBlock):
-        return False
-    return bool(header.flags & capi.V4L2_FWHT_FL_I_FRAME)
 
 
 def _format_code(value, argument):
