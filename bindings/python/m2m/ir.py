@@ -43,6 +43,7 @@ import numpy as np
 
 from . import _args, _waiting, capi
 from ._errors import DeviceClosed, DeviceNotFound, InvalidArgument, NotFound, OutOfRange
+from ._memory import Handle
 
 # Room for encoded timings: lirc's own limit for one write (LIRCBUF_SIZE).
 _MAX_TIMINGS = 1024
@@ -300,21 +301,6 @@ def open(name: str = "auto") -> Device:  # pylint: disable=redefined-builtin
     return Device(name)
 
 
-class _Handle:
-    """Owns one C IR handle: m2m_ir_close() runs when the last reference
-    (the Device's, or a call's in flight) goes."""
-
-    __slots__ = ("ptr",)
-
-    def __init__(self, ptr):
-        self.ptr = ptr
-
-    def __del__(self):
-        if self.ptr is not None and capi is not None and capi.m2m_ir_close is not None:
-            capi.m2m_ir_close(self.ptr)
-            self.ptr = None
-
-
 class Device:
     """An open rc device; :func:`open` gives one. A context manager.
 
@@ -347,7 +333,7 @@ class Device:
             ptr = capi.m2m_ir_open(name)
         except NotFound as e:
             raise DeviceNotFound(e.errno, e.strerror) from None
-        self._handle = _Handle(ptr)
+        self._handle = Handle(ptr, "m2m_ir_close")
         info = DeviceInfo._from(capi.m2m_ir_get_info(ptr))
         self.name, self.driver, self.sysfs, self.lirc = (info.name, info.driver, info.sysfs,
                                                          info.lirc)
