@@ -694,7 +694,7 @@ int cmd_convert(int argc, char **argv)
 	if (media_open_output(&out, job.out, &file_out, &in))
 		goto fail;
 	ret = run(dev, &in, &out, &device_in, &device_out, job.fields,
-		  !job.quiet && isatty(STDERR_FILENO));
+		  !job.quiet);
 	m2m_close(dev);
 	media_close(&in);
 	if (media_close(&out) < 0)

@@ -80,7 +80,7 @@ uint32_t parse_format(const char *name);
 const char *known_formats(void);
 
 /* Draw a progress bar of done out of total frames (total unknown: -1)
- * on stderr, over the last one. progress_end() ends its line; every
+ * on stderr, over the last one, when stderr is a terminal (else nothing). progress_end() ends its line; every
  * message does that first, so an error never follows the bar on its
  * line. */
 void progress(long long done, long long total);

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,9 @@ void progress(long long done, long long total)
 {
 	int width = 40, filled;
 
+	/* A bar is for a person watching: a log or a pipe gets none. */
+	if (!isatty(STDERR_FILENO))
+		return;
 	if (total > 0) {
 		filled = (int)(done * width / total);
 		fprintf(stderr, "\r[%.*s%*s] %lld/%lld frames",
