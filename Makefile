@@ -10,11 +10,29 @@ all: build
 setup:
 	scripts/setup
 
+# Everything, whatever an earlier `make demo` configured the tree for.
+FULL = -DBUILD_TESTING=ON -DM2M_BUILD_PYTHON=ON -DM2M_BUILD_BENCH=ON \
+	-DM2M_BUILD_VIM2M=ON -DM2M_EXTRA_KDIRS=auto
+# What the demo runs, and no more: the m2m command, the vhqv-events sample
+# and vhqv (with v4l2-mem2mem) for the primary kernel; none of the tests,
+# the Python extension, the benchmarks, the reference drivers or the extra
+# kernel lanes, whose packages `scripts/setup demo` leaves out.
+DEMO = -DBUILD_TESTING=OFF -DM2M_BUILD_PYTHON=OFF -DM2M_BUILD_BENCH=OFF \
+	-DM2M_BUILD_VIM2M=OFF -DM2M_EXTRA_KDIRS=
+DEMO_TARGETS = m2m-tool vhqv-events kmod
+
 build: setup
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(FULL)
 	cmake --build $(BUILD) -j $(JOBS)
 
-demo: build
+# The fast first run: the demo's packages only (scripts/setup demo) and its
+# targets only. A tree already configured (by make build or make check)
+# keeps its configuration; `make check` later installs and builds the rest.
+demo:
+	scripts/setup demo
+	if [ -f $(BUILD)/CMakeCache.txt ]; then cmake -S . -B $(BUILD); \
+	else cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(DEMO); fi
+	cmake --build $(BUILD) -j $(JOBS) --target $(DEMO_TARGETS)
 	scripts/demo $(BUILD)
 
 # The debug kernel the VM tests also run on, built once into the cache and
