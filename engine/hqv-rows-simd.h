@@ -25,6 +25,9 @@
 #define __MM_MALLOC_H
 #endif
 #include <immintrin.h>
+#elif defined(HQV_VEC_NEON) && defined(__KERNEL__)
+/* GCC's header, with the kernel's 64-bit types (long long). */
+#include <asm/neon-intrinsics.h>
 #elif defined(HQV_VEC_NEON)
 #include <arm_neon.h>
 #else

@@ -47,7 +47,9 @@
  * The SIMD rows a build has (hqv-rows.h): on x86-64, SSSE3 and AVX2
  * (hqv-rows-ssse3.c, hqv-rows-avx2.c), which the kernel module builds
  * with VHQV_SIMD (kmod/Kbuild) and calls between kernel_fpu_begin() and
- * kernel_fpu_end(); on arm64, NEON (hqv-rows-neon.c), in user space only.
+ * kernel_fpu_end(); on arm64, NEON (hqv-rows-neon.c), which the module
+ * builds with VHQV_SIMD too and calls between kernel_neon_begin() and
+ * kernel_neon_end().
  * HQV_NO_SIMD leaves them out. hqv_cpu_ssse3() and hqv_cpu_avx2(), for
  * the file that defines HQV_CPU_DETECT, ask the CPU (and, for AVX2,
  * whether the kernel saves its registers); the answers come from data the
@@ -59,7 +61,8 @@
 #else
 #define HQV_SIMD_X86	0
 #endif
-#if defined(__aarch64__) && !defined(HQV_NO_SIMD) && !defined(__KERNEL__)
+#if defined(__aarch64__) && !defined(HQV_NO_SIMD) && \
+	(!defined(__KERNEL__) || defined(VHQV_SIMD))
 #define HQV_SIMD_NEON	1
 #else
 #define HQV_SIMD_NEON	0

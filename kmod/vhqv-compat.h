@@ -51,13 +51,18 @@
 
 /*
  * The engine's objects use vector registers when built with VHQV_SIMD=y on
- * x86-64 (kmod/Kbuild): the calls into them are fenced by these, and must
- * not sleep in between. Otherwise the engine is scalar and needs no fence.
+ * x86-64 or arm64 (kmod/Kbuild): the calls into them are fenced by these,
+ * and must not sleep in between (both keep preemption, or on arm64 softirqs,
+ * off). Otherwise the engine is scalar and needs no fence.
  */
 #if defined(CONFIG_X86_64) && defined(VHQV_SIMD)
 #include <asm/fpu/api.h>
 #define vhqv_simd_begin()	kernel_fpu_begin()
 #define vhqv_simd_end()		kernel_fpu_end()
+#elif defined(CONFIG_ARM64) && defined(VHQV_SIMD)
+#include <asm/neon.h>
+#define vhqv_simd_begin()	kernel_neon_begin()
+#define vhqv_simd_end()		kernel_neon_end()
 #else
 static inline void vhqv_simd_begin(void)
 {
