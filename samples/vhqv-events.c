@@ -10,8 +10,11 @@
  * picture half-way through (a control event), then asks the device to
  * stop with VIDIOC_ENCODER_CMD (V4L2_ENC_CMD_STOP) and prints every event
  * and buffer as poll() reports them, until the buffer flagged
- * V4L2_BUF_FLAG_LAST and the EOS event have both arrived. After the last
- * buffer, VIDIOC_DQBUF fails with EPIPE, which it shows too.
+ * V4L2_BUF_FLAG_LAST and the EOS event have both arrived. The LAST flag
+ * comes on the last frame's buffer when the stop arrives before that frame
+ * is done, else on an empty buffer after it (bytesused 0), which is no
+ * frame. After the last buffer, VIDIOC_DQBUF fails with EPIPE, which it
+ * shows too.
  *
  * It uses the plain V4L2 API, so it works with any m2m device that has
  * these events (vhqv does; see docs/vhqv.md).
@@ -200,7 +203,7 @@ int main(int argc, char **argv)
 			       last ? " LAST" : "");
 			if (!last)
 				ioctl(fd, VIDIOC_QBUF, &buf);
-			if (++captured == frames / 2)
+			if (buf.bytesused && ++captured == frames / 2)
 				set_hflip(1);
 		}
 		/* Everything is queued: drain what is left. */
