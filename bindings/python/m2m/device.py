@@ -502,9 +502,10 @@ class Device:
                 turned = dev.convert(yuyv, "YUYV", to="RGB24", rotate=90)
                 frame = dev.convert(woven, "YUYV", deinterlace="blend")
         """
-        plan, planes = _planned(frame, (fmt, to, size, crop, compose, fit, background, rotate,
-                                        hflip, vflip, deinterlace, field, scaler, matrix,
-                                        range, to_matrix, to_range, src_size))
+        plan, planes, whole = _planned(frame, (fmt, to, size, crop, compose, fit, background,
+                                               rotate, hflip, vflip, deinterlace, field,
+                                               scaler, matrix, range, to_matrix, to_range,
+                                               src_size))
         with self._lock:
             h = self._h()
             if self._session is not None:
@@ -514,7 +515,7 @@ class Device:
             if setup is None or (plan.job is not setup.job and plan.job != setup.job):
                 self._release_buffers()
                 setup = self._convert_setup = _ConvertSetup(plan, *self._configure(plan.job))
-            source = planes[0] if plan.contiguous and setup.same_planes else \
+            source = whole if whole is not None and setup.same_planes else \
                 setup.source(planes)
             result = np.empty(setup.result_size, np.uint8)
             _convert(h.ptr, result, source)
@@ -686,20 +687,57 @@ def _plan_key(frame, args):
 def _planned(frame, args):
     """convert()'s plan for a source and its arguments (in convert()'s
     order), from _PLANS when the call repeats an earlier one: (_Plan, the
-    source's planes)."""
+    source's planes, the whole frame as one flat array the device can
+    take in place, or None)."""
     key = _plan_key(frame, args)
     try:
         plan = _PLANS.get(key)
     except TypeError:               # an argument that does not hash
         key = plan = None
     if plan is not None:
-        return plan, (frame,)
+        return plan, (frame,), frame if plan.contiguous else None
     plan, planes = _plan(frame, *args)
     if key is not None:
         if len(_PLANS) >= _MAX_PLANS:
             _PLANS.clear()
         _PLANS[key] = plan
-    return plan, planes
+    if plan.contiguous:
+        return plan, planes, planes[0]
+    return plan, planes, _end_to_end(planes, plan.wanted) if len(planes) > 1 else None
+
+
+def _address(array):
+    return array.__array_interface__["data"][0]
+
+
+def _root(array):
+    """The array whose memory a view is of."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
+
+
+def _end_to_end(planes, fmt):
+    """Planes that lie end to end in one array exactly as ``fmt`` lays a
+    frame out in memory, as one flat uint8 array over that memory, which
+    the device takes in place; else None, and convert() copies them. Such
+    are the planes of m2m's own Frames (views of one buffer), and an NV12
+    or I420 buffer cut into its planes, as OpenCV keeps them."""
+    layouts = plane_layouts(fmt)
+    root = _root(planes[0])
+    if len(planes) != len(layouts) or not root.flags.c_contiguous:
+        return None
+    start = _address(planes[0]) - layouts[0].offset
+    starts = [sum(fmt.plane_size[:p]) for p in range(fmt.num_planes)]
+    for plane, pl in zip(planes, layouts):
+        if (not plane.flags.c_contiguous or plane.strides[0] != pl.bytesperline
+                or _address(plane) != start + starts[pl.memory_plane] + pl.offset
+                or _root(plane) is not root):
+            return None
+    flat = root.reshape(-1).view(np.uint8)
+    offset = start - _address(root)
+    size = capi.m2m_format_frame_size(fmt)
+    return flat[offset:offset + size] if offset >= 0 and offset + size <= flat.size else None
 
 
 def _plan(frame, fmt, to, size, crop, compose, fit, background, rotate, hflip, vflip,

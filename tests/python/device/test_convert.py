@@ -122,6 +122,35 @@ def test_strided_planes_are_taken_as_their_contiguous_copies(dev, rng):
                                   dev.convert(nv12, to="RGB24"))
 
 
+@pytest.mark.parametrize("fmt", ["NV12", "YUV420"])
+def test_planes_end_to_end_in_one_buffer_are_taken_in_place(dev, rng, monkeypatch, fmt):
+    """An NV12 or I420 buffer cut into its planes, as OpenCV keeps it, and
+    m2m's own Frames go to the device as they are; planes elsewhere are
+    copied into one buffer, with the same result."""
+    chroma = (24, 32, 2) if fmt == "NV12" else (24, 32)
+    whole = rng.integers(0, 256, size=(72, 64), dtype=np.uint8)
+    y = whole[:48]
+    planes = (y, whole[48:].reshape(chroma)) if fmt == "NV12" else \
+        (y, whole[48:60].reshape(chroma), whole[60:].reshape(chroma))
+    apart = tuple(p.copy() for p in planes)
+    copied = dev.convert(apart, fmt, to="RGB24")
+    frame = dev.convert(copied, to=fmt)
+    np.testing.assert_array_equal(dev.convert(planes, fmt, to="RGB24"),
+                                  dev.convert(apart, fmt, to="RGB24"))
+
+    def no_copy(*_):
+        raise AssertionError("copied")
+    monkeypatch.setattr(m2m.device._ConvertSetup, "source", no_copy)
+    np.testing.assert_array_equal(dev.convert(planes, fmt, to="RGB24"), copied)
+    dev.convert(frame, to="RGB24")
+    # The same planes in another order, or apart, are not one buffer.
+    with pytest.raises(AssertionError, match="copied"):
+        dev.convert(apart, fmt, to="RGB24")
+    if fmt == "YUV420":
+        with pytest.raises(AssertionError, match="copied"):
+            dev.convert((y, planes[2], planes[1]), fmt, to="RGB24")
+
+
 def test_bad_planes_are_named(dev):
     y = np.zeros((48, 64), np.uint8)
     with pytest.raises(m2m.UnsupportedFormat, match="CbCr plane.*shape"):
