@@ -5,7 +5,10 @@
  * same operation (memcpy, or a plain C loop, where neither has it), timed
  * in the same run on the same core; and how long the same job takes
  * through libm2m's public API (m2m_convert() on the in-process device)
- * with one thread and with two.
+ * with one thread and with two. A second table sets defaults against
+ * defaults, as a user meets them: m2m_convert() on the in-process device
+ * opened with no options against OpenCV with its default threads, both
+ * in wall-clock time.
  *
  * Each operation is set up so that every side reads and writes the same
  * memory layout: a peer writes into a second destination laid out like
@@ -394,17 +397,41 @@ static double seconds_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* What a timed run does: the engine's job, or a peer. */
+static double wall_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* An operation's job through libm2m: m2m_convert() on a device. */
+struct api_job {
+	struct m2m_device *dev;
+	uint8_t *src, *dst;
+	size_t in_size, out_size;
+};
+
+/*
+ * What a timed run does: the engine's job, a peer, or libm2m's call; and
+ * the clock it is timed by.
+ */
 struct side {
 	struct bench *b;
-	reference_fn *peer;	/* NULL: the engine */
+	reference_fn *peer;	/* with b: a peer; NULL: the engine */
+	struct api_job *api;	/* not NULL: m2m_convert() */
+	double (*now)(void);
 };
 
 static void side_frame(const struct side *side)
 {
 	struct bench *b = side->b;
 
-	if (side->peer)
+	if (side->api)
+		m2m_convert(side->api->dev, side->api->dst,
+			    side->api->out_size, side->api->src,
+			    side->api->in_size);
+	else if (side->peer)
 		side->peer(&b->job.src, &b->ref);
 	else
 		hqv_job_run(&b->job, b->scratch, 0, b->job.dst.height);
@@ -430,9 +457,9 @@ static unsigned int frames_per_run(const struct side *side)
 	unsigned int i, frames;
 
 	for (i = 0; i < 2; i++) {
-		start = seconds_now();
+		start = side->now();
 		side_frame(side);
-		once = seconds_now() - start;
+		once = side->now() - start;
 	}
 	frames = once > 0 ? RUN_SECONDS / once : 1000;
 	return frames ? frames : 1;
@@ -440,44 +467,35 @@ static unsigned int frames_per_run(const struct side *side)
 
 static double run_ms(const struct side *side, unsigned int frames)
 {
-	double start = seconds_now();
+	double start = side->now();
 	unsigned int i;
 
 	for (i = 0; i < frames; i++)
 		side_frame(side);
-	return (seconds_now() - start) * 1e3 / frames;
+	return (side->now() - start) * 1e3 / frames;
 }
 
 /*
- * Milliseconds per frame of the engine and of a peer, each the median of
- * RUNS runs, and their ratio, the median of the ratios of the runs taken
- * in turns: the machine's speed drifts (other VMs on the host), and two
- * neighbouring runs see nearly the same machine.
+ * Milliseconds per frame of two sides (ours, then a peer), each the median
+ * of RUNS runs, and their ratio, the median of the ratios of the runs
+ * taken in turns: the machine's speed drifts (other VMs on the host), and
+ * two neighbouring runs see nearly the same machine.
  */
-static void time_both(struct bench *b, reference_fn *peer, double *engine_ms,
-		      double *peer_ms, double *ratio)
+static void time_both(const struct side *ours, const struct side *other,
+		      double *ours_ms, double *peer_ms, double *ratio)
 {
-	const struct side engine = { b, NULL }, other = { b, peer };
-	unsigned int e = frames_per_run(&engine), r = frames_per_run(&other);
+	unsigned int e = frames_per_run(ours), r = frames_per_run(other);
 	double ems[RUNS], rms[RUNS], ratios[RUNS];
 	unsigned int run;
 
 	for (run = 0; run < RUNS; run++) {
-		ems[run] = run_ms(&engine, e);
-		rms[run] = run_ms(&other, r);
+		ems[run] = run_ms(ours, e);
+		rms[run] = run_ms(other, r);
 		ratios[run] = ems[run] / rms[run];
 	}
-	*engine_ms = median(ems, RUNS);
+	*ours_ms = median(ems, RUNS);
 	*peer_ms = median(rms, RUNS);
 	*ratio = median(ratios, RUNS);
-}
-
-static double wall_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static void api_check(int ret, const char *what)
@@ -490,19 +508,16 @@ static void api_check(int ret, const char *what)
 }
 
 /*
- * Wall-clock milliseconds per frame of the operation through m2m_convert()
- * on an in-process device whose frames are split across threads threads:
- * the median of API_RUNS runs of about RUN_SECONDS.
+ * The operation's job through m2m_convert() on an in-process device whose
+ * frames are split across threads threads (0: the default, one per CPU).
  */
-static double api_ms(const struct operation *op, unsigned int threads)
+static void api_open(struct api_job *job, const struct operation *op,
+		     unsigned int threads)
 {
 	struct m2m_open_options opts = M2M_OPEN_OPTIONS_INIT;
 	struct m2m_format in, out;
 	struct m2m_device *dev;
-	double ms[API_RUNS], start, once;
-	unsigned int run, frames, i;
-	size_t in_size, out_size;
-	uint8_t *src, *dst;
+	size_t i;
 
 	opts.threads = threads;
 	api_check(m2m_open_ext(&dev, M2M_INPROCESS, &opts), "m2m_open_ext");
@@ -529,29 +544,42 @@ static double api_ms(const struct operation *op, unsigned int threads)
 		api_check(m2m_set_control(dev, V4L2_CID_DEINTERLACING_MODE,
 					  VHQV_DEINTERLACE_BLEND),
 			  "deinterlacing");
-	in_size = m2m_format_frame_size(&in);
-	out_size = m2m_format_frame_size(&out);
-	src = xaligned_alloc(in_size);
-	dst = xaligned_alloc(out_size);
-	for (i = 0; i < in_size; i++)
-		src[i] = 32 + i % 191;
+	job->dev = dev;
+	job->in_size = m2m_format_frame_size(&in);
+	job->out_size = m2m_format_frame_size(&out);
+	job->src = xaligned_alloc(job->in_size);
+	job->dst = xaligned_alloc(job->out_size);
+	for (i = 0; i < job->in_size; i++)
+		job->src[i] = 32 + i % 191;
+	/* A call that fails here would fail unseen in the timed runs. */
+	api_check(m2m_convert(dev, job->dst, job->out_size, job->src,
+			      job->in_size), "m2m_convert");
+}
 
-	start = wall_seconds();
-	for (i = 0; i < 2; i++)
-		api_check(m2m_convert(dev, dst, out_size, src, in_size),
-			  "m2m_convert");
-	once = (wall_seconds() - start) / 2;
-	frames = once > 0 ? RUN_SECONDS / once : 100;
-	frames = frames ? frames : 1;
-	for (run = 0; run < API_RUNS; run++) {
-		start = wall_seconds();
-		for (i = 0; i < frames; i++)
-			m2m_convert(dev, dst, out_size, src, in_size);
-		ms[run] = (wall_seconds() - start) * 1e3 / frames;
-	}
-	free(dst);
-	free(src);
-	m2m_close(dev);
+static void api_close(struct api_job *job)
+{
+	free(job->dst);
+	free(job->src);
+	m2m_close(job->dev);
+}
+
+/*
+ * Wall-clock milliseconds per frame of the operation through m2m_convert()
+ * on an in-process device whose frames are split across threads threads:
+ * the median of API_RUNS runs of about RUN_SECONDS.
+ */
+static double api_ms(const struct operation *op, unsigned int threads)
+{
+	struct api_job job;
+	const struct side api = { NULL, NULL, &job, wall_seconds };
+	unsigned int run, frames;
+	double ms[API_RUNS];
+
+	api_open(&job, op, threads);
+	frames = frames_per_run(&api);
+	for (run = 0; run < API_RUNS; run++)
+		ms[run] = run_ms(&api, frames);
+	api_close(&job);
 	return median(ms, API_RUNS);
 }
 
@@ -569,49 +597,69 @@ static void pin(bool one)
 		perror("engine-bench: sched_setaffinity (figures unpinned)");
 }
 
-static void bench_row(const struct operation *op)
+/* The engine's job for an operation, its source filled, and a peer's
+ * destination. */
+static void bench_init(struct bench *b, const struct operation *op)
 {
-	reference_fn *peers[2] = { op->run_reference, op->run_opencv };
-	const char *names[2] = { op->reference, op->opencv };
-	struct bench b = { 0 };
-	double engine_ms = 0, peer_ms = 0, ratio = 0, one, two;
-	int ret, best = -1, diff = -1;
-	unsigned int p;
+	int ret;
 
-	image_alloc(&b.job.src, op->src_fourcc, WIDTH, HEIGHT);
-	image_alloc(&b.job.dst, op->dst_fourcc, op->dst_width, op->dst_height);
-	image_alloc(&b.ref, op->dst_fourcc, op->dst_width, op->dst_height);
-	image_fill(&b.job.src);
+	memset(b, 0, sizeof(*b));
+	image_alloc(&b->job.src, op->src_fourcc, WIDTH, HEIGHT);
+	image_alloc(&b->job.dst, op->dst_fourcc, op->dst_width,
+		    op->dst_height);
+	image_alloc(&b->ref, op->dst_fourcc, op->dst_width, op->dst_height);
+	image_fill(&b->job.src);
 	/*
 	 * GREY is full range, as libm2m takes an untagged GREY frame and as
 	 * libyuv's J400 and OpenCV's GRAY are (the engine's own default for
 	 * it, a Y'CbCr format, is limited).
 	 */
-	if (b.job.src.fmt->family == HQV_FAMILY_GREY)
-		b.job.src.quantization = HQV_QUANT_FULL;
-	if (b.job.dst.fmt->family == HQV_FAMILY_GREY)
-		b.job.dst.quantization = HQV_QUANT_FULL;
-	b.job.rotation = op->rotation;
-	b.job.hflip = op->hflip;
-	b.job.scaler = op->scaler;
-	b.job.src.field = op->field;
-	b.job.deinterlace = op->deinterlace;
+	if (b->job.src.fmt->family == HQV_FAMILY_GREY)
+		b->job.src.quantization = HQV_QUANT_FULL;
+	if (b->job.dst.fmt->family == HQV_FAMILY_GREY)
+		b->job.dst.quantization = HQV_QUANT_FULL;
+	b->job.rotation = op->rotation;
+	b->job.hflip = op->hflip;
+	b->job.scaler = op->scaler;
+	b->job.src.field = op->field;
+	b->job.deinterlace = op->deinterlace;
 
-	ret = hqv_job_prepare(&b.job);
+	ret = hqv_job_prepare(&b->job);
 	if (ret) {
 		fprintf(stderr, "engine-bench: %s: hqv_job_prepare: %d\n",
 			op->name, ret);
 		exit(1);
 	}
-	b.scratch = xaligned_alloc(hqv_job_scratch_size(&b.job));
+	b->scratch = xaligned_alloc(hqv_job_scratch_size(&b->job));
+}
 
+static void bench_free(struct bench *b)
+{
+	free(b->scratch);
+	image_free(&b->ref);
+	image_free(&b->job.dst);
+	image_free(&b->job.src);
+}
+
+static void bench_row(const struct operation *op)
+{
+	reference_fn *peers[2] = { op->run_reference, op->run_opencv };
+	const char *names[2] = { op->reference, op->opencv };
+	struct bench b;
+	const struct side engine = { &b, NULL, NULL, seconds_now };
+	double engine_ms = 0, peer_ms = 0, ratio = 0, one, two;
+	int best = -1, diff = -1;
+	unsigned int p;
+
+	bench_init(&b, op);
 	pin(true);
 	for (p = 0; p < 2; p++) {
+		const struct side peer = { &b, peers[p], NULL, seconds_now };
 		double e, r, q;
 
 		if (!peers[p])
 			continue;
-		time_both(&b, peers[p], &e, &r, &q);
+		time_both(&engine, &peer, &e, &r, &q);
 		if (best < 0 || r < peer_ms) {
 			best = p;
 			engine_ms = e;
@@ -629,30 +677,67 @@ static void bench_row(const struct operation *op)
 	printf("%-28s %-24s %7.2f %7.2f %6.2f %8.2f %8.2f %5.2f %5d\n",
 	       op->name, names[best], engine_ms, peer_ms, ratio, one, two,
 	       one / two, diff);
-
-	free(b.scratch);
-	image_free(&b.ref);
-	image_free(&b.job.dst);
-	image_free(&b.job.src);
+	bench_free(&b);
 }
 
-/* With arguments, only the rows whose name contains one of them. */
+/*
+ * Defaults against defaults: m2m_convert() on the in-process device
+ * opened without options, against OpenCV on its default threads, wall
+ * clock, on every CPU; the rows OpenCV has.
+ */
+static void defaults_row(const struct operation *op)
+{
+	struct bench b;
+	struct api_job job;
+	const struct side api = { NULL, NULL, &job, wall_seconds },
+			  peer = { &b, op->run_opencv, NULL, wall_seconds };
+	double m2m_ms, peer_ms, ratio;
+
+	bench_init(&b, op);
+	api_open(&job, op, 0);
+	pin(false);
+	time_both(&api, &peer, &m2m_ms, &peer_ms, &ratio);
+	printf("%-28s %-24s %7.2f %7.2f %6.2f\n", op->name, op->opencv,
+	       m2m_ms, peer_ms, ratio);
+	api_close(&job);
+	bench_free(&b);
+}
+
+/*
+ * With arguments, only the rows whose name contains one of them; options
+ * (starting with "--") do not pick rows.
+ */
 static bool selected(const struct operation *op, int argc, char **argv)
+{
+	bool any = false;
+	int a;
+
+	for (a = 1; a < argc; a++) {
+		if (!strncmp(argv[a], "--", 2))
+			continue;
+		any = true;
+		if (strstr(op->name, argv[a]))
+			return true;
+	}
+	return !any;
+}
+
+static bool option(const char *name, int argc, char **argv)
 {
 	int a;
 
 	for (a = 1; a < argc; a++)
-		if (strstr(op->name, argv[a]))
+		if (!strcmp(argv[a], name))
 			return true;
-	return argc < 2;
+	return false;
 }
 
-int main(int argc, char **argv)
+static void one_core_table(int argc, char **argv)
 {
 	const char *config = BENCH_CONFIG;
 	size_t i;
 
-	opencv_peer_init();
+	opencv_peer_threads(1);
 	printf("HQV engine vs libyuv %d (AVX2: %s) and OpenCV (one thread), "
 	       "%dx%d source, ms per frame\n", LIBYUV_VERSION,
 	       TestCpuFlag(kCpuHasAVX2) ? "yes" : "no", WIDTH, HEIGHT);
@@ -678,5 +763,35 @@ int main(int argc, char **argv)
 			printf("-- %s\n", operations[i].section);
 		bench_row(&operations[i]);
 	}
+}
+
+static void defaults_table(int argc, char **argv)
+{
+	int threads = opencv_peer_threads(-1);
+	size_t i;
+
+	printf("Defaults against defaults, %dx%d source, ms per frame: "
+	       "m2m_convert() on\n  the in-process device opened without "
+	       "options (one thread per online CPU),\n  against OpenCV with "
+	       "its default threads (%d); wall clock on every CPU,\n  median "
+	       "of %d runs of about %.2f s in turns; ratio: median of the "
+	       "runs' ratios\n\n", WIDTH, HEIGHT, threads, RUNS, RUN_SECONDS);
+	printf("%-28s %-24s %7s %7s %6s\n", "operation", "OpenCV", "m2m",
+	       "OpenCV", "ratio");
+	for (i = 0; i < ARRAY_SIZE(operations); i++)
+		if (operations[i].run_opencv &&
+		    selected(&operations[i], argc, argv))
+			defaults_row(&operations[i]);
+}
+
+int main(int argc, char **argv)
+{
+	bool defaults = option("--defaults", argc, argv);
+
+	if (!defaults) {
+		one_core_table(argc, argv);
+		printf("\n");
+	}
+	defaults_table(argc, argv);
 	return 0;
 }

@@ -24,9 +24,10 @@ static cv::Mat frame(const struct hqv_image *img, int rows)
 
 extern "C" {
 
-void opencv_peer_init(void)
+int opencv_peer_threads(int threads)
 {
-	cv::setNumThreads(1);
+	cv::setNumThreads(threads);
+	return cv::getNumThreads();
 }
 
 #define CONVERT(name, src_mat, dst_mat, code)				\

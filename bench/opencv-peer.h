@@ -9,8 +9,12 @@
 extern "C" {
 #endif
 
-/* One thread, as the table's figures are one core's. */
-void opencv_peer_init(void);
+/*
+ * How many threads OpenCV splits work across: 1 for the one-core table,
+ * a negative number for OpenCV's default (one per CPU). Returns the number
+ * it then uses.
+ */
+int opencv_peer_threads(int threads);
 
 typedef void opencv_fn(const struct hqv_image *src, struct hqv_image *dst);
 opencv_fn opencv_rgb_to_bgr, opencv_rgb_to_i420, opencv_nv12_to_rgb,
