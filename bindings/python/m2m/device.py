@@ -139,6 +139,15 @@ class Device:
         self._lock = threading.RLock()
         self._memory = {OUTPUT: None, CAPTURE: None}
         self._convert_setup: Optional[_ConvertSetup] = None
+        # The raw value this Device last set each control a job drives to,
+        # by id: _configure() sets only those that differ, so that jobs
+        # taking turns do not set six controls on each switch. Dropped
+        # whenever anything else sets a control (_before_control()). Only
+        # this handle can change them: V4L2 m2m drivers keep controls per
+        # open file (vhqv: its context's v4l2_fh.ctrl_handler,
+        # kmod/vhqv-ctrls.c; the in-process device per context), and
+        # neither changes a control's value on its own.
+        self._controls_set: dict[int, int] = {}
         opts = capi.m2m_open_options()
         opts.version = capi.M2M_OPEN_OPTIONS_VERSION
         opts.flags = (capi.M2M_OPEN_NONBLOCK if nonblock else 0) | \
@@ -176,6 +185,7 @@ class Device:
                 self._session.close()
             self._memory = {OUTPUT: None, CAPTURE: None}
             self._convert_setup = None
+            self._controls_set.clear()
             self._handle = None
 
     @property
@@ -281,7 +291,9 @@ class Device:
         self._convert_setup = None
 
     def _before_control(self, control):
-        """A control is about to change through dev.controls."""
+        """A control is about to change through dev.controls: the values
+        _configure() remembers setting may no longer hold."""
+        self._controls_set.clear()
         if self._session is None and self._convert_setup is not None:
             # convert() skips setting up when its arguments repeat. A
             # control set meanwhile may be one a call sets (which the next
@@ -310,7 +322,12 @@ class Device:
                                  f"{', '.join(repr(n) for n in names)} or None, not {value!r}")
             value = names[value]
         try:
-            self.controls[key] = value
+            raw = control.to_value(value)
+            if self._controls_set.get(control.id) != raw:
+                # Forgotten first: a set that fails leaves the value unknown.
+                self._controls_set.pop(control.id, None)
+                capi.m2m_set_control(self._h().ptr, control.id, raw)
+                self._controls_set[control.id] = raw
         except InvalidArgument as e:
             raise type(e)(e.errno, f"{argument}={value!r}: {e.strerror}") from None
 
@@ -321,7 +338,8 @@ class Device:
         h = self._h()
         # Per job: each control an argument drives is set, to the
         # argument or to the control's default, so no call inherits
-        # another's. Controls set only through dev.controls (proc-amp,
+        # another's (skipped where this Device set that value last and
+        # nothing set a control since: _controls_set). Controls set only through dev.controls (proc-amp,
         # alpha) keep their values.
         self._set_control("rotate", job.rotate or None, "rotate")
         self._set_control("horizontal_flip", job.hflip or None, "hflip")
