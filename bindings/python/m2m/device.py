@@ -148,6 +148,9 @@ class Device:
         # kmod/vhqv-ctrls.c; the in-process device per context), and
         # neither changes a control's value on its own.
         self._controls_set: dict[int, int] = {}
+        # What each (control, argument's value) a job sets works out to
+        # (_control_value()), which depends only on the device.
+        self._control_values: dict[Any, Any] = {}
         opts = capi.m2m_open_options()
         opts.version = capi.M2M_OPEN_OPTIONS_VERSION
         opts.flags = (capi.M2M_OPEN_NONBLOCK if nonblock else 0) | \
@@ -303,15 +306,35 @@ class Device:
 
     def _set_control(self, key, value, argument):
         """Set a control a job's argument drives: the value given, or the
-        control's default for None. A value the control refuses raises
-        naming the argument; a device without the control refuses any
-        value but None. A name (scaler, deinterlace) must be one of the
-        menu's items as identifiers, exactly ("bilinear")."""
+        control's default for None (unless this Device set it to that
+        last: _controls_set)."""
+        memo = (key, value, type(value))     # True and 1 differ
+        found = self._control_values.get(memo)
+        if found is None:
+            found = self._control_values[memo] = self._control_value(key, value, argument)
+        cid, raw, value = found
+        if cid is None or self._controls_set.get(cid) == raw:
+            return
+        # Forgotten first: a set that fails leaves the value unknown.
+        self._controls_set.pop(cid, None)
+        try:
+            capi.m2m_set_control(self._h().ptr, cid, raw)
+        except InvalidArgument as e:
+            raise type(e)(e.errno, f"{argument}={value!r}: {e.strerror}") from None
+        self._controls_set[cid] = raw
+
+    def _control_value(self, key, value, argument):
+        """(the control's id, the raw value, the value) a job's argument
+        sets, (None, None, None) for None on a device without the control.
+        A value the control refuses raises naming the argument; a device
+        without the control refuses any value but None. A name (scaler,
+        deinterlace) must be one of the menu's items as identifiers,
+        exactly ("bilinear")."""
         if key not in self.controls:
             if value is not None:
                 raise NotSupported(95, f"{self.driver} ({self.path}) has no control {key!r} "
                                    f"for {argument}={value!r}")
-            return
+            return None, None, None
         control = self.controls.info(key)
         if value is None:
             value = control.default
@@ -322,12 +345,7 @@ class Device:
                                  f"{', '.join(repr(n) for n in names)} or None, not {value!r}")
             value = names[value]
         try:
-            raw = control.to_value(value)
-            if self._controls_set.get(control.id) != raw:
-                # Forgotten first: a set that fails leaves the value unknown.
-                self._controls_set.pop(control.id, None)
-                capi.m2m_set_control(self._h().ptr, control.id, raw)
-                self._controls_set[control.id] = raw
+            return control.id, control.to_value(value), value
         except InvalidArgument as e:
             raise type(e)(e.errno, f"{argument}={value!r}: {e.strerror}") from None
 
