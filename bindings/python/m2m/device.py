@@ -552,7 +552,7 @@ class Device:
                 self._release_buffers()
                 setup = self._convert_setup = _ConvertSetup(plan, *self._configure(plan.job))
             source = whole if whole is not None and setup.same_planes else \
-                setup.source(planes)
+                laid_out(setup.out, planes)
             result = np.empty(setup.result_size, np.uint8)
             _convert(h.ptr, result, source)
         return setup.result(result)
@@ -642,14 +642,15 @@ class _ConvertSetup:
     planes in the flat memory m2m_convert() fills, so that each call only
     makes the views."""
 
-    __slots__ = ("job", "same_planes", "result_size", "_out", "_views", "_frame")
+    __slots__ = ("job", "same_planes", "result_size", "out", "_views", "_frame")
 
     def __init__(self, plan, out, cap):
         self.job = plan.job
-        self._out = out
+        #: The OUTPUT format the device took.
+        self.out = out
         #: The source's planes, as convert() checked them, are the memory
         #: planes the device takes: a contiguous array goes in as it is.
-        self.same_planes = tuple(out.plane_size) == tuple(plan.wanted.plane_size)
+        self.same_planes = same_layout(out, plan.wanted)
         self.result_size = capi.m2m_format_frame_size(cap)
         starts = [sum(cap.plane_size[:p]) for p in range(cap.num_planes)]
         layouts = plane_layouts(cap)
@@ -658,20 +659,30 @@ class _ConvertSetup:
         self._frame = None if len(layouts) == 1 else Frame._of(
             [np.empty(0, np.uint8)] * len(layouts), format_name(cap.fourcc), cap)
 
-    def source(self, planes):
-        """The source's planes copied into one buffer laid out as the
-        device's OUTPUT format (padded lines, several memory planes)."""
-        source = np.empty(capi.m2m_format_frame_size(self._out), np.uint8)
-        for dst, src_plane in zip(plane_views(self._out, _split(source, self._out)), planes):
-            np.copyto(dst, src_plane)
-        return source
-
     def result(self, raw):
         """The result in raw, as convert() gives it: the one plane's view,
         or a Frame of them."""
         if self._frame is None:
             return self._views[0](raw)
         return self._frame._with(tuple(view(raw) for view in self._views))
+
+
+def laid_out(fmt, planes):
+    """A source's planes (checked) copied into one flat array laid out as
+    the device's OUTPUT format ``fmt`` (padded lines, the memory planes
+    one after another): what convert() hands m2m_convert(), and a session
+    borrows, when the planes are not that memory already (whole_frame())."""
+    source = np.empty(capi.m2m_format_frame_size(fmt), np.uint8)
+    for dst, src_plane in zip(plane_views(fmt, _split(source, fmt)), planes):
+        np.copyto(dst, src_plane)
+    return source
+
+
+def same_layout(took, packed):
+    """Whether a format a device took lays out a frame as the packed
+    format of the same size does (the same plane sizes): then a
+    frame in its own memory goes in as it is (whole_frame())."""
+    return tuple(took.plane_size) == tuple(packed.plane_size)
 
 
 def _view_of(pl, offset):
@@ -737,9 +748,18 @@ def _planned(frame, args):
         if len(_PLANS) >= _MAX_PLANS:
             _PLANS.clear()
         _PLANS[key] = plan
-    if plan.contiguous:
-        return plan, planes, planes[0]
-    return plan, planes, _end_to_end(planes, plan.wanted) if len(planes) > 1 else None
+    return plan, planes, planes[0] if plan.contiguous else whole_frame(planes, plan.wanted)
+
+
+def whole_frame(planes, fmt):
+    """A source's planes (checked) as one flat array over their own
+    memory, laid out as ``fmt`` (the packed format) lays a frame out, for
+    the device to take in place: the one plane when C-contiguous, planes
+    that lie end to end (_end_to_end()); else None, and they are copied
+    (laid_out()). convert() and a session's borrow both ask it."""
+    if len(planes) == 1:
+        return planes[0] if planes[0].flags.c_contiguous else None
+    return _end_to_end(planes, fmt)
 
 
 def _address(array):
