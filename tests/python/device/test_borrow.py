@@ -3,6 +3,7 @@
 borrow=True (issue 29 (e)): the session holds each borrowed array until
 its result is out, and arrays that cannot be borrowed are named or
 copied as documented."""
+import time
 import weakref
 
 import numpy as np
@@ -75,6 +76,26 @@ def test_queue_borrow_takes_the_array_itself_until_its_result_is_dequeued(dev, c
         out = s.dequeue(timeout=5)
         assert ref() is None
         np.testing.assert_array_equal(out.array, expected(clip[:1], hflip=True)[0])
+        s.release(out)
+
+
+def test_an_array_finished_before_an_earlier_result_is_out_is_still_held(dev, clip):
+    # Taking back the first result takes back every OUTPUT buffer the
+    # device is done with; the second array is still held until its own
+    # result is out (before: let go with its buffer, sometimes).
+    with dev.session("RGB24", (64, 48), to="YUYV", buffers=2) as s:
+        first, second = clip[0].copy(), clip[1].copy()
+        refs = weakref.ref(first), weakref.ref(second)
+        s.queue(first, borrow=True)
+        s.queue(second, borrow=True)
+        del first, second
+        time.sleep(0.2)                  # both frames done by the device
+        out = s.dequeue(timeout=5)
+        assert refs[0]() is None and refs[1]() is not None
+        s.release(out)
+        out = s.dequeue(timeout=5)
+        assert refs[1]() is None
+        np.testing.assert_array_equal(out.array, expected(clip[1:2])[0])
         s.release(out)
 
 
