@@ -357,8 +357,8 @@ class Device:
         # Per job: each control an argument drives is set, to the
         # argument or to the control's default, so no call inherits
         # another's (skipped where this Device set that value last and
-        # nothing set a control since: _controls_set). Controls set only through dev.controls (proc-amp,
-        # alpha) keep their values.
+        # nothing set a control since: _controls_set). Controls set only
+        # through dev.controls (proc-amp, alpha) keep their values.
         self._set_control("rotate", job.rotate or None, "rotate")
         self._set_control("horizontal_flip", job.hflip or None, "hflip")
         self._set_control("vertical_flip", job.vflip or None, "vflip")
