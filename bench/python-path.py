@@ -9,8 +9,9 @@ device, beside OpenCV (one thread) where it does the same job:
   frame by frame (its results dropped, so that the next one reuses their
   memory, or the last four kept, as a program that uses them does) and
   through a session's ``process()`` (4 buffers a queue), which copies
-  each array into an OUTPUT buffer; and a session whose sources are its
-  own buffers, filled once (``input_frame()``), the device's loop without
+  each array into an OUTPUT buffer, or with ``borrow=True`` takes the
+  arrays in place (USERPTR); and a session whose sources are its own
+  buffers, filled once (``input_frame()``), the device's loop without
   that copy, with 4 CAPTURE buffers and with 1;
 - alternating jobs: RGB24 -> BGR24 and RGB24 -> YUYV at 1080p taking
   turns, against the two repeated, per pair of calls.
@@ -61,7 +62,7 @@ def main():
             kept.append(dev.convert(next(frames), "RGB24", to="BGR24"))
             del kept[:-4]
 
-        def session(own_buffers, capture_buffers=4):
+        def session(own_buffers, capture_buffers=4, borrow=False):
             """A call that times a session over the clip, per frame."""
             def timed():
                 with dev.session("RGB24", (1920, 1080), to="BGR24", buffers=4,
@@ -72,7 +73,7 @@ def main():
                         sources = iter(s.input_frame, None)
                     else:
                         sources = itertools.cycle(clip)
-                    results = s.process(sources)
+                    results = s.process(sources, borrow=borrow)
                     for _ in range(8):
                         next(results)
                     took = per_call(lambda: next(results), 0.3)
@@ -83,10 +84,12 @@ def main():
         times = {"convert(), frame by frame": [],
                  "convert(), keeping the last 4 results": [],
                  "session process(), arrays": [],
+                 "session process(borrow=True), arrays": [],
                  "session process(), its own buffers": [],
                  "the same, 1 CAPTURE buffer": []}
         calls = (lambda: per_call(one_call, 0.3), lambda: per_call(one_call_kept, 0.3),
-                 session(False), session(True), session(True, 1))
+                 session(False), session(False, borrow=True), session(True),
+                 session(True, 1))
         for _ in range(count):
             for name, call in zip(times, calls):
                 times[name].append(call())

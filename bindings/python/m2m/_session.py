@@ -2,17 +2,19 @@
 """Streaming sessions: frames in and out through mapped buffers."""
 from __future__ import annotations
 
+import collections
 import time
 from typing import TYPE_CHECKING, Iterable, Iterator, Optional
 
 import numpy as np
 
 from . import _args, _waiting, capi
-from ._errors import DeviceBusy, EndOfStream, InvalidArgument, OutOfRange, Timeout
-from ._formats import check_plane, format_name
+from ._errors import (DeviceBusy, EndOfStream, InvalidArgument, NotSupported, OutOfRange,
+                      Timeout)
+from ._formats import check_plane, check_planes, format_name, frame_format
 from ._frame import Frame
 from ._memory import QueueMemory
-from .device import _QUEUE_NAMES, CAPTURE, OUTPUT
+from .device import _QUEUE_NAMES, CAPTURE, OUTPUT, laid_out, same_layout, whole_frame
 
 if TYPE_CHECKING:
     from .device import Source
@@ -22,6 +24,8 @@ if TYPE_CHECKING:
 _queue_index = capi._capi.m2m_py_queue_index
 _dequeue_index = capi._capi.m2m_py_dequeue_index
 _wait_for = capi._capi.m2m_wait_for
+_get_buffer = capi._capi.m2m_get_buffer
+_set_userptr = capi._capi.m2m_py_buffer_set_userptr
 _READY = {OUTPUT: capi.M2M_READY_OUTPUT, CAPTURE: capi.M2M_READY_CAPTURE}
 
 
@@ -54,6 +58,11 @@ class Session:
             result = out.copy()
             s.release(out)
 
+    Arrays given to :meth:`queue` or :meth:`process` are copied into the
+    OUTPUT buffers, so the caller may change an array as soon as the call
+    returns (a generator may refill one array for every frame). With
+    ``borrow=True`` they are taken in place instead (see :meth:`queue`).
+
     Threads: any thread may call a session's methods. Each result goes to
     one :meth:`dequeue`, so one thread may queue frames while others
     dequeue and release results; waits hold no lock. :meth:`process` is
@@ -70,6 +79,7 @@ class Session:
         h = device._h()
         device._release_buffers()
         device._configure(job)
+        self._packed = frame_format(job.src, job.width, job.height, field=job.field)
         self._device = device
         self._h = h
         self._ptr = h.ptr
@@ -94,7 +104,17 @@ class Session:
         self.output_format = self._outputs.format
         # The device's lock guards what follows, as it does the device.
         self._lock = device._lock
-        self._free = list(range(len(self._inputs.frames)))[::-1]
+        self._depth = len(self._inputs.frames)
+        self._free = list(range(self._depth))[::-1]
+        # OUTPUT's memory: MMAP buffers until the first borrowed frame,
+        # the arrays queued (USERPTR) from then on (queue()).
+        self._borrowing = False
+        self._as_is = same_layout(self.input_format, self._packed)
+        # The array each OUTPUT buffer points into while it is queued,
+        # and each frame's borrowed array (None: not borrowed) in queue
+        # order until its result is given: a reference until both let go.
+        self._held = [None] * self._depth
+        self._lent = collections.deque()
         # Frames queued whose results have not been dequeued yet.
         self._pending = 0
         self._count = 0
@@ -140,6 +160,8 @@ class Session:
                 return
             capi.m2m_stream_off(self._ptr, OUTPUT)
             capi.m2m_stream_off(self._ptr, CAPTURE)
+            self._held = [None] * self._depth     # the device is done with them
+            self._lent.clear()
             try:
                 self._device._release_buffers()
             except DeviceBusy:
@@ -154,7 +176,13 @@ class Session:
     @property
     def inputs(self) -> tuple[Frame, ...]:
         """Every OUTPUT buffer as a Frame (for filling them up front)."""
-        return tuple(self._inputs.frames)
+        return tuple(self._mapped_inputs().frames)
+
+    def _mapped_inputs(self):
+        if self._borrowing:
+            raise InvalidArgument(22, "the session's OUTPUT buffers are the arrays queued "
+                                  "since queue(borrow=True): it has no input frames")
+        return self._inputs
 
     # ------------------------------------------------------------------
     # Step by step
@@ -172,9 +200,10 @@ class Session:
         """
         with self._lock:
             self._check()
+            inputs = self._mapped_inputs()
             if self._free:
-                return self._inputs.frames[self._free.pop()]
-        return self._inputs.frames[self._take(OUTPUT, None, lambda index: index)]
+                return inputs.frames[self._free.pop()]
+        return inputs.frames[self._take(OUTPUT, None, lambda index: index)]
 
     def _take(self, queue, timeout, took):
         """Dequeue a buffer of a queue once one is ready, and return
@@ -208,34 +237,143 @@ class Session:
             raise InvalidArgument(22, "the session was closed while waiting")
         return _wait_for(self._device._open(self._h), ready, ms) & ready
 
-    def queue(self, frame: Source, *, timestamp_ns: Optional[int] = None) -> None:
+    def queue(self, frame: Source, *, timestamp_ns: Optional[int] = None,
+              borrow: bool = False) -> None:
         """Give the device a source frame: an input Frame of this session
         (no copy), or numpy arrays as :meth:`Device.convert` takes them
         (copied into a free OUTPUT buffer, after checking dtype, shape and
         layout). The result it makes carries ``timestamp_ns`` (default: the
         frame's number in microseconds, as V4L2 keeps microseconds).
 
+        :param borrow: take the arrays in place, without a copy: the
+            device reads the caller's memory (USERPTR). The session keeps
+            a reference to the array until the frame's result is
+            dequeued, and **the caller must not change it until then**.
+            Arrays the OUTPUT buffer cannot be (strided or padded lines,
+            planes that do not lie end to end in one array) are copied
+            into a new array instead, as :meth:`Device.convert` copies
+            them.
+            The first borrowed frame moves OUTPUT to the caller's memory
+            for the rest of the session: every OUTPUT buffer must be back
+            from the device then, and no input Frame referenced (else
+            InvalidArgument or DeviceBusy); afterwards arrays queued
+            without borrow are copied into new arrays, and
+            :meth:`input_frame` and :attr:`inputs` raise.
+        :raises UnsupportedFormat: an array of the wrong dtype or shape,
+            or the wrong number of planes
+        :raises NotSupported: ``borrow=True`` on a device without USERPTR
+            OUTPUT buffers (the session goes on with its MMAP buffers)
+
         Example::
 
             s.queue(picture)                  # a (480, 640, 3) RGB24 array
+            s.queue(picture, borrow=True)     # left alone until dequeued
         """
         self._check()
         if timestamp_ns is not None:
             timestamp_ns = _args.integer(timestamp_ns, "timestamp_ns", 0, 2 ** 64 - 1)
-        inputs = self._inputs.frames
-        index = frame.index if isinstance(frame, Frame) else None
-        if index is None or index >= len(inputs) or inputs[index] is not frame:
+        borrow = _args.boolean(borrow, "borrow")
+        in_place = (borrow or self._borrowing) and not self._own_input(frame)
+        index = self._queue_in_place(frame, borrow) if in_place else self._queue_mapped(frame)
+        with self._lock:
+            self._check()
+            self._count += 1
+            try:
+                _queue_index(self._ptr, OUTPUT, index,
+                             self._count * 1000 if timestamp_ns is None else timestamp_ns)
+            except BaseException:
+                if in_place:
+                    self._free.append(self._given_back(index))
+                raise
+            self._pending += 1
+            self._lent.append(self._held[index])
+
+    def _own_input(self, frame):
+        """Whether a frame is one of this session's input Frames."""
+        index = frame.index if isinstance(frame, Frame) and self._inputs is not None else None
+        return index is not None and index < self._depth and \
+            self._inputs.frames[index] is frame
+
+    def _queue_mapped(self, frame):
+        """The index of the MMAP OUTPUT buffer that holds a source frame:
+        an input Frame's own, else a free one it is copied into."""
+        if self._own_input(frame):
+            index = frame.index
+        else:
             planes = frame.planes if isinstance(frame, Frame) else \
                 frame if isinstance(frame, (tuple, list)) else (frame,)
             target = self.input_frame()
             self._fill(target, planes)      # the buffer is this call's alone
             index = target.index
+        return index
+
+    def _queue_in_place(self, frame, borrow):
+        """The index of a free USERPTR OUTPUT buffer pointed at a source
+        frame's memory (when borrowed, the caller's own as convert() takes
+        it in place: whole_frame(); else a copy, laid_out()), which it
+        holds until the device gives the buffer back."""
+        planes = list(frame.planes) if isinstance(frame, Frame) else \
+            list(frame) if isinstance(frame, (tuple, list)) else [frame]
+        fmt = self._packed
+        check_planes(planes, fmt, f"the {format_name(fmt.fourcc)} {fmt.width}x{fmt.height} "
+                     "frame")
+        whole = whole_frame(planes, fmt) if borrow and self._as_is else None
+        memory = laid_out(self.input_format, planes) if whole is None else whole
         with self._lock:
             self._check()
-            self._count += 1
-            _queue_index(self._ptr, OUTPUT, index,
-                         self._count * 1000 if timestamp_ns is None else timestamp_ns)
-            self._pending += 1
+            if not self._borrowing:
+                self._borrow_output()
+            index = self._free.pop() if self._free else None
+        if index is None:
+            index = self._take(OUTPUT, None, self._given_back)
+        buf = _get_buffer(self._ptr, OUTPUT, index)
+        address = memory.__array_interface__["data"][0]
+        for plane, size in enumerate(self.input_format.plane_size[:buf.num_planes]):
+            _set_userptr(buf, plane, address, size)
+            address += size
+        self._held[index] = memory
+        return index
+
+    def _given_back(self, index):
+        """An OUTPUT buffer the device gave back: its array is let go."""
+        self._held[index] = None
+        return index
+
+    def _take_back_outputs(self):
+        """Every OUTPUT buffer the device has given back, freed (and its
+        array let go), without waiting."""
+        while _wait_for(self._ptr, capi.M2M_READY_OUTPUT, 0) & capi.M2M_READY_OUTPUT:
+            self._free.append(self._given_back(_dequeue_index(self._ptr, OUTPUT)))
+
+    def _borrow_output(self):
+        """Move OUTPUT from MMAP buffers to the caller's memory (USERPTR),
+        for the first borrowed frame: run with the lock held."""
+        self._take_back_outputs()
+        if len(self._free) < self._depth:
+            raise InvalidArgument(22, "queue(borrow=True) moves OUTPUT to the caller's "
+                                  "memory, which needs every OUTPUT buffer back: take the "
+                                  "results of the frames queued without borrow first")
+        self._inputs.refuse_in_use(self._device.path, "this session (borrow=True frees them)")
+        ptr = self._ptr
+        capi.m2m_stream_off(ptr, OUTPUT)
+        capi.m2m_free_buffers(ptr, OUTPUT)
+        self._device._memory[OUTPUT] = None
+        try:
+            given = capi.m2m_alloc_buffers(ptr, OUTPUT, capi.M2M_MEMORY_USERPTR, self._depth)
+        except (InvalidArgument, NotSupported) as e:
+            # Back to MMAP buffers, as before the call.
+            capi.m2m_alloc_buffers(ptr, OUTPUT, capi.M2M_MEMORY_MMAP, self._depth)
+            self._device._memory[OUTPUT] = self._inputs = \
+                QueueMemory(self._h, OUTPUT, self.input_format)
+            capi.m2m_stream_on(ptr, OUTPUT)
+            raise NotSupported(95, f"borrow=True: {self._device.driver} ({self._device.path}) "
+                               f"takes no USERPTR OUTPUT buffers ({e.strerror})") from None
+        capi.m2m_stream_on(ptr, OUTPUT)
+        self._inputs = None
+        self._borrowing = True
+        self._depth = given
+        self._free = list(range(given))[::-1]
+        self._held = [None] * given
 
     def _fill(self, target, planes):
         try:
@@ -310,6 +448,12 @@ class Session:
             return None
         frame = self._outputs.frames[index]
         self._pending -= 1
+        if self._lent:
+            self._lent.popleft()        # one result a source, in order
+        if self._borrowing:
+            # The device gave the frame's OUTPUT buffer back first: its
+            # array is let go as the result is given.
+            self._take_back_outputs()
         frame._ends_drain = False
         if self._draining:
             self._drain_left -= 1
@@ -427,7 +571,7 @@ class Session:
     # ------------------------------------------------------------------
     # The loop
 
-    def process(self, frames: Iterable[Source]) -> Iterator[Frame]:
+    def process(self, frames: Iterable[Source], *, borrow: bool = False) -> Iterator[Frame]:
         """Stream frames through the device, yielding each result as it
         comes, in order: one output Frame (viewing a CAPTURE buffer) per
         input. Each output is valid until the next one is asked for.
@@ -436,6 +580,10 @@ class Session:
             plane sequences) as :meth:`Device.convert` takes them, copied
             into the OUTPUT buffers; or input Frames of this session
             (:meth:`input_frame`), queued as they are
+        :param borrow: take the arrays in place, as :meth:`queue` does
+            with ``borrow=True``: each array is referenced by the session
+            until its result is yielded, and must be left alone until
+            then (so not a generator refilling one array)
 
         Keeps every OUTPUT buffer busy: it takes the next source only while
         a buffer is free, so sources may be produced lazily.
@@ -451,10 +599,10 @@ class Session:
             frames = iter(frames)
         except TypeError:
             raise _args.wrong_type("frames", "an iterable of frames", frames) from None
-        return self._process(frames)
+        return self._process(frames, _args.boolean(borrow, "borrow"))
 
-    def _process(self, frames):
-        depth = len(self._inputs.frames)
+    def _process(self, frames, borrow):
+        depth = self._depth
         while True:
             if self._pending >= depth:
                 out = self.dequeue()
@@ -465,7 +613,8 @@ class Session:
                 frame = next(frames)
             except StopIteration:
                 break
-            self.queue(frame)
+            self.queue(frame, borrow=borrow)
+            del frame           # a borrowed array is the session's to let go
         while self._pending:
             out = self.dequeue()
             yield out

@@ -139,6 +139,18 @@ class Device:
         self._lock = threading.RLock()
         self._memory = {OUTPUT: None, CAPTURE: None}
         self._convert_setup: Optional[_ConvertSetup] = None
+        # The raw value this Device last set each control a job drives to,
+        # by id: _configure() sets only those that differ, so that jobs
+        # taking turns do not set six controls on each switch. Dropped
+        # whenever anything else sets a control (_before_control()). Only
+        # this handle can change them: V4L2 m2m drivers keep controls per
+        # open file (vhqv: its context's v4l2_fh.ctrl_handler,
+        # kmod/vhqv-ctrls.c; the in-process device per context), and
+        # neither changes a control's value on its own.
+        self._controls_set: dict[int, int] = {}
+        # What each (control, argument's value) a job sets works out to
+        # (_control_value()), which depends only on the device.
+        self._control_values: dict[Any, Any] = {}
         opts = capi.m2m_open_options()
         opts.version = capi.M2M_OPEN_OPTIONS_VERSION
         opts.flags = (capi.M2M_OPEN_NONBLOCK if nonblock else 0) | \
@@ -176,6 +188,7 @@ class Device:
                 self._session.close()
             self._memory = {OUTPUT: None, CAPTURE: None}
             self._convert_setup = None
+            self._controls_set.clear()
             self._handle = None
 
     @property
@@ -281,7 +294,9 @@ class Device:
         self._convert_setup = None
 
     def _before_control(self, control):
-        """A control is about to change through dev.controls."""
+        """A control is about to change through dev.controls: the values
+        _configure() remembers setting may no longer hold."""
+        self._controls_set.clear()
         if self._session is None and self._convert_setup is not None:
             # convert() skips setting up when its arguments repeat. A
             # control set meanwhile may be one a call sets (which the next
@@ -291,15 +306,35 @@ class Device:
 
     def _set_control(self, key, value, argument):
         """Set a control a job's argument drives: the value given, or the
-        control's default for None. A value the control refuses raises
-        naming the argument; a device without the control refuses any
-        value but None. A name (scaler, deinterlace) must be one of the
-        menu's items as identifiers, exactly ("bilinear")."""
+        control's default for None (unless this Device set it to that
+        last: _controls_set)."""
+        memo = (key, value, type(value))     # True and 1 differ
+        found = self._control_values.get(memo)
+        if found is None:
+            found = self._control_values[memo] = self._control_value(key, value, argument)
+        cid, raw, value = found
+        if cid is None or self._controls_set.get(cid) == raw:
+            return
+        # Forgotten first: a set that fails leaves the value unknown.
+        self._controls_set.pop(cid, None)
+        try:
+            capi.m2m_set_control(self._h().ptr, cid, raw)
+        except InvalidArgument as e:
+            raise type(e)(e.errno, f"{argument}={value!r}: {e.strerror}") from None
+        self._controls_set[cid] = raw
+
+    def _control_value(self, key, value, argument):
+        """(the control's id, the raw value, the value) a job's argument
+        sets, (None, None, None) for None on a device without the control.
+        A value the control refuses raises naming the argument; a device
+        without the control refuses any value but None. A name (scaler,
+        deinterlace) must be one of the menu's items as identifiers,
+        exactly ("bilinear")."""
         if key not in self.controls:
             if value is not None:
                 raise NotSupported(95, f"{self.driver} ({self.path}) has no control {key!r} "
                                    f"for {argument}={value!r}")
-            return
+            return None, None, None
         control = self.controls.info(key)
         if value is None:
             value = control.default
@@ -310,7 +345,7 @@ class Device:
                                  f"{', '.join(repr(n) for n in names)} or None, not {value!r}")
             value = names[value]
         try:
-            self.controls[key] = value
+            return control.id, control.to_value(value), value
         except InvalidArgument as e:
             raise type(e)(e.errno, f"{argument}={value!r}: {e.strerror}") from None
 
@@ -321,8 +356,9 @@ class Device:
         h = self._h()
         # Per job: each control an argument drives is set, to the
         # argument or to the control's default, so no call inherits
-        # another's. Controls set only through dev.controls (proc-amp,
-        # alpha) keep their values.
+        # another's (skipped where this Device set that value last and
+        # nothing set a control since: _controls_set). Controls set only
+        # through dev.controls (proc-amp, alpha) keep their values.
         self._set_control("rotate", job.rotate or None, "rotate")
         self._set_control("horizontal_flip", job.hflip or None, "hflip")
         self._set_control("vertical_flip", job.vflip or None, "vflip")
@@ -516,7 +552,7 @@ class Device:
                 self._release_buffers()
                 setup = self._convert_setup = _ConvertSetup(plan, *self._configure(plan.job))
             source = whole if whole is not None and setup.same_planes else \
-                setup.source(planes)
+                laid_out(setup.out, planes)
             result = np.empty(setup.result_size, np.uint8)
             _convert(h.ptr, result, source)
         return setup.result(result)
@@ -606,14 +642,15 @@ class _ConvertSetup:
     planes in the flat memory m2m_convert() fills, so that each call only
     makes the views."""
 
-    __slots__ = ("job", "same_planes", "result_size", "_out", "_views", "_frame")
+    __slots__ = ("job", "same_planes", "result_size", "out", "_views", "_frame")
 
     def __init__(self, plan, out, cap):
         self.job = plan.job
-        self._out = out
+        #: The OUTPUT format the device took.
+        self.out = out
         #: The source's planes, as convert() checked them, are the memory
         #: planes the device takes: a contiguous array goes in as it is.
-        self.same_planes = tuple(out.plane_size) == tuple(plan.wanted.plane_size)
+        self.same_planes = same_layout(out, plan.wanted)
         self.result_size = capi.m2m_format_frame_size(cap)
         starts = [sum(cap.plane_size[:p]) for p in range(cap.num_planes)]
         layouts = plane_layouts(cap)
@@ -622,20 +659,30 @@ class _ConvertSetup:
         self._frame = None if len(layouts) == 1 else Frame._of(
             [np.empty(0, np.uint8)] * len(layouts), format_name(cap.fourcc), cap)
 
-    def source(self, planes):
-        """The source's planes copied into one buffer laid out as the
-        device's OUTPUT format (padded lines, several memory planes)."""
-        source = np.empty(capi.m2m_format_frame_size(self._out), np.uint8)
-        for dst, src_plane in zip(plane_views(self._out, _split(source, self._out)), planes):
-            np.copyto(dst, src_plane)
-        return source
-
     def result(self, raw):
         """The result in raw, as convert() gives it: the one plane's view,
         or a Frame of them."""
         if self._frame is None:
             return self._views[0](raw)
         return self._frame._with(tuple(view(raw) for view in self._views))
+
+
+def laid_out(fmt, planes):
+    """A source's planes (checked) copied into one flat array laid out as
+    the device's OUTPUT format ``fmt`` (padded lines, the memory planes
+    one after another): what convert() hands m2m_convert(), and a session
+    borrows, when the planes are not that memory already (whole_frame())."""
+    source = np.empty(capi.m2m_format_frame_size(fmt), np.uint8)
+    for dst, src_plane in zip(plane_views(fmt, _split(source, fmt)), planes):
+        np.copyto(dst, src_plane)
+    return source
+
+
+def same_layout(took, packed):
+    """Whether a format a device took lays out a frame as the packed
+    format of the same size does (the same plane sizes): then a
+    frame in its own memory goes in as it is (whole_frame())."""
+    return tuple(took.plane_size) == tuple(packed.plane_size)
 
 
 def _view_of(pl, offset):
@@ -701,9 +748,18 @@ def _planned(frame, args):
         if len(_PLANS) >= _MAX_PLANS:
             _PLANS.clear()
         _PLANS[key] = plan
-    if plan.contiguous:
-        return plan, planes, planes[0]
-    return plan, planes, _end_to_end(planes, plan.wanted) if len(planes) > 1 else None
+    return plan, planes, planes[0] if plan.contiguous else whole_frame(planes, plan.wanted)
+
+
+def whole_frame(planes, fmt):
+    """A source's planes (checked) as one flat array over their own
+    memory, laid out as ``fmt`` (the packed format) lays a frame out, for
+    the device to take in place: the one plane when C-contiguous, planes
+    that lie end to end (_end_to_end()); else None, and they are copied
+    (laid_out()). convert() and a session's borrow both ask it."""
+    if len(planes) == 1:
+        return planes[0] if planes[0].flags.c_contiguous else None
+    return _end_to_end(planes, fmt)
 
 
 def _address(array):

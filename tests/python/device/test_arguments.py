@@ -203,6 +203,42 @@ def test_controls_no_argument_drives_stay_as_set(dev, picture):
     assert dev.convert(picture).shape == picture.shape
 
 
+def test_alternating_calls_set_only_the_controls_that_differ(dev, picture, monkeypatch):
+    # Issue 29: two jobs taking turns re-set six controls on each switch.
+    # The Device remembers what it set; only hflip differs here.
+    flipped = dev.convert(picture, hflip=True)
+    plain = dev.convert(picture)
+    set_ids = []
+    real = m2m.capi.m2m_set_control
+    monkeypatch.setattr(m2m.capi, "m2m_set_control",
+                        lambda ptr, cid, value: set_ids.append(cid) or real(ptr, cid, value))
+    assert same(dev.convert(picture, hflip=True), flipped)
+    assert same(dev.convert(picture), plain)
+    assert set_ids == [dev.controls.info("horizontal_flip").id] * 2
+
+
+@pytest.mark.parametrize("how", ["controls", "reset", "session"])
+def test_a_control_set_another_way_is_set_again_by_the_next_call(dev, picture, how):
+    # The values a Device remembers setting are dropped whenever a control
+    # is set other than by a call's arguments, or the next call would skip
+    # setting it and inherit the other's value.
+    plain = dev.convert(picture)
+    flipped = dev.convert(picture, hflip=True)      # remembered: hflip on
+    if how == "controls":
+        dev.controls.horizontal_flip = False
+    elif how == "reset":
+        dev.controls.reset()
+    else:
+        with dev.session("RGB24", (64, 48)) as s:    # remembered: hflip off
+            dev.controls.horizontal_flip = True
+            for out in s.process([picture]):
+                assert same(out.array, flipped)
+            del out
+        assert same(dev.convert(picture), plain)
+    assert same(dev.convert(picture, hflip=True), flipped)
+    assert not same(plain, flipped)
+
+
 # ----------------------------------------------------------------------
 # A rectangle the device moves is reported
 

@@ -140,7 +140,7 @@ def test_planes_end_to_end_in_one_buffer_are_taken_in_place(dev, rng, monkeypatc
 
     def no_copy(*_):
         raise AssertionError("copied")
-    monkeypatch.setattr(m2m.device._ConvertSetup, "source", no_copy)
+    monkeypatch.setattr(m2m.device, "laid_out", no_copy)
     np.testing.assert_array_equal(dev.convert(planes, fmt, to="RGB24"), copied)
     dev.convert(frame, to="RGB24")
     # The same planes in another order, or apart, are not one buffer.
