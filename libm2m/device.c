@@ -308,6 +308,8 @@ static int open_inprocess(struct m2m_device **out, unsigned int flags,
 
 	if (!ret && threads)
 		(*out)->tp->threads((*out)->fd, threads);
+	if (!ret && (flags & M2M_OPEN_USERPTR_MAPPED))
+		(*out)->tp->userptr_mapped((*out)->fd);
 	return ret;
 }
 
@@ -329,7 +331,8 @@ int m2m_open_node(struct m2m_device **out, const char *name,
 		return m2m_error(EINVAL, "m2m_open: options version %u, this "
 				 "libm2m knows %u", opts->version,
 				 M2M_OPEN_OPTIONS_VERSION);
-	if (flags & ~(unsigned int)(M2M_OPEN_NONBLOCK | M2M_OPEN_SYSCALLS))
+	if (flags & ~(unsigned int)(M2M_OPEN_NONBLOCK | M2M_OPEN_SYSCALLS |
+				    M2M_OPEN_USERPTR_MAPPED))
 		return m2m_error(EINVAL, "m2m_open: unknown flags 0x%x", flags);
 
 	if (!strcmp(name, M2M_INPROCESS))

@@ -73,9 +73,14 @@ struct m2m_transport {
 	 * memory where it is, which the caller keeps valid until it is done.
 	 * m2m_convert() hands a transport with hold the caller's memory in
 	 * place (USERPTR) instead of copying it through MMAP buffers.
+	 *
+	 * userptr_mapped: the application keeps USERPTR memory mapped while
+	 * it is queued (M2M_OPEN_USERPTR_MAPPED): the device uses it where it
+	 * is, as it does under hold.
 	 */
 	int (*threads)(int fd, unsigned int threads);
 	int (*hold)(int fd, bool hold);
+	int (*userptr_mapped)(int fd);
 };
 
 extern const struct m2m_transport m2m_transport_syscall;

@@ -200,6 +200,16 @@ enum m2m_open_flags {
 	 * apply).
 	 */
 	M2M_OPEN_SYSCALLS = 1 << 1,
+	/**
+	 * A promise: the memory of every USERPTR buffer the application
+	 * queues stays mapped until the buffer is dequeued or its queue
+	 * stopped. The in-process device then works in that memory where it
+	 * is; without the promise it copies it in and out of each job
+	 * (process_vm_readv()/writev()), so that memory unmapped while queued
+	 * fails that frame (M2M_BUFFER_ERROR) instead of the process. Kernel
+	 * nodes ignore it: the kernel pins USERPTR pages when they are queued.
+	 */
+	M2M_OPEN_USERPTR_MAPPED = 1 << 2,
 };
 
 /** Version of struct m2m_open_options this header describes. */

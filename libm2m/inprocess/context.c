@@ -421,6 +421,20 @@ static int ip_hold(int fd, bool hold)
 	return 0;
 }
 
+/* M2M_OPEN_USERPTR_MAPPED: USERPTR memory is used in place (userptr.c). */
+static int ip_userptr_mapped(int fd)
+{
+	struct ip_ctx *ctx = context_get(fd);
+
+	if (!ctx)
+		return fail(EBADF);
+	pthread_mutex_lock(&ctx->lock);
+	ctx->userptr_mapped = true;
+	pthread_mutex_unlock(&ctx->lock);
+	context_put(ctx);
+	return 0;
+}
+
 const struct m2m_transport m2m_transport_inprocess = {
 	.name = "inprocess",
 	.open = ip_open,
@@ -434,4 +448,5 @@ const struct m2m_transport m2m_transport_inprocess = {
 	.backend = M2M_BACKEND_INPROCESS,
 	.threads = ip_threads,
 	.hold = ip_hold,
+	.userptr_mapped = ip_userptr_mapped,
 };

@@ -161,6 +161,9 @@ struct ip_ctx {
 	struct m2m_handle handle;
 	int fd;			/* an eventfd: the handle, and wait_fd */
 	bool nonblock;
+	/* The application keeps USERPTR memory mapped while it is queued
+	 * (M2M_OPEN_USERPTR_MAPPED): jobs use it in place (userptr.c). */
+	bool userptr_mapped;
 	bool fd_watched;	/* wait_fd() handed it out: it follows poll() */
 	bool signalled;		/* the eventfd is readable */
 	pthread_mutex_t lock;

@@ -15,7 +15,8 @@
  *
  * m2m_convert()'s memory is its caller's src and dst, which the call
  * waits on for as long as the job runs (the transport's hold): it is
- * used where it is, at no copy.
+ * used where it is, at no copy. So is the memory of an application that
+ * promised to keep it mapped while it is queued (M2M_OPEN_USERPTR_MAPPED).
  */
 #include <errno.h>
 #include <string.h>
@@ -70,7 +71,8 @@ bool ip_job_planes(struct ip_ctx *ctx, unsigned int queue,
 		mem[p] = buf->planes[p].addr;
 		size[p] = buf->planes[p].length;
 	}
-	if (ctx->q[queue].memory != V4L2_MEMORY_USERPTR || ctx->held)
+	if (ctx->q[queue].memory != V4L2_MEMORY_USERPTR || ctx->held ||
+	    ctx->userptr_mapped)
 		return true;
 	/* What the engine touches: a frame, after OUTPUT's data_offset. */
 	for (p = 0; p < buf->num_planes; p++) {

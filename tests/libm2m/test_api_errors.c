@@ -104,6 +104,23 @@ Test(errors, open_with_bad_arguments_gives_einval)
 	cr_assert_eq(m2m_open(&dev, ""), -EINVAL);
 }
 
+/* Every flag m2m.h names opens; one it does not is refused, named. */
+Test(errors, open_takes_the_flags_it_knows_and_names_others)
+{
+	struct m2m_open_options opts = M2M_OPEN_OPTIONS_INIT;
+	struct m2m_device *dev;
+
+	opts.flags = M2M_OPEN_NONBLOCK | M2M_OPEN_SYSCALLS |
+		     M2M_OPEN_USERPTR_MAPPED;
+	cr_assert_eq(m2m_open_ext(&dev, M2M_INPROCESS, &opts), 0, "%s",
+		     m2m_last_error());
+	m2m_close(dev);
+	opts.flags = M2M_OPEN_USERPTR_MAPPED << 1;
+	cr_assert_eq(m2m_open_ext(&dev, M2M_INPROCESS, &opts), -EINVAL);
+	cr_assert_null(dev);
+	assert_message_mentions("unknown flags 0x8");
+}
+
 Test(formats, init_computes_a_packed_layout)
 {
 	struct m2m_format fmt;

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <linux/videodev2.h>
@@ -764,6 +766,71 @@ Test(device, userptr_output_unmapped_while_queued_fails_the_frame)
 Test(device, userptr_capture_unmapped_while_queued_fails_the_frame)
 {
 	userptr_unmapped_while_queued(CAP);
+}
+
+/*
+ * The promise to keep USERPTR memory mapped while it is queued
+ * (M2M_OPEN_USERPTR_MAPPED, the transport's userptr_mapped): jobs then
+ * use it where it is. The copies go through process_vm_readv() and
+ * process_vm_writev(), which this program defines over the system calls
+ * to count them: the frames are made right either way, with copies
+ * without the promise and with none after it.
+ */
+static unsigned int vm_copies;
+
+ssize_t process_vm_readv(pid_t pid, const struct iovec *local,
+			 unsigned long liovcnt, const struct iovec *remote,
+			 unsigned long riovcnt, unsigned long flags)
+{
+	__atomic_add_fetch(&vm_copies, 1, __ATOMIC_RELAXED);
+	return syscall(SYS_process_vm_readv, pid, local, liovcnt, remote,
+		       riovcnt, flags);
+}
+
+ssize_t process_vm_writev(pid_t pid, const struct iovec *local,
+			  unsigned long liovcnt, const struct iovec *remote,
+			  unsigned long riovcnt, unsigned long flags)
+{
+	__atomic_add_fetch(&vm_copies, 1, __ATOMIC_RELAXED);
+	return syscall(SYS_process_vm_writev, pid, local, liovcnt, remote,
+		       riovcnt, flags);
+}
+
+Test(device, userptr_memory_kept_mapped_is_used_in_place)
+{
+	int fd = dev_open(O_NONBLOCK);
+	uint8_t *in = aligned_alloc(4096, 2 * 4096);
+	uint8_t *out = aligned_alloc(4096, 2 * 4096);
+	unsigned int i, copies;
+
+	cr_assert(in && out);
+	set_fmt(fd, OUT, V4L2_PIX_FMT_YUYV);
+	set_fmt(fd, CAP, V4L2_PIX_FMT_UYVY);
+	reqbufs(fd, OUT, V4L2_MEMORY_USERPTR, 1);
+	reqbufs(fd, CAP, V4L2_MEMORY_USERPTR, 1);
+	streamon(fd, OUT);
+	streamon(fd, CAP);
+	for (i = 0; i < SIZE; i++)
+		in[i] = i * 7;
+	copies = __atomic_load_n(&vm_copies, __ATOMIC_RELAXED);
+	qbuf_userptr(fd, OUT, in);
+	qbuf_userptr(fd, CAP, out);
+	userptr_frame_made(fd, in, out);
+	cr_assert_gt(__atomic_load_n(&vm_copies, __ATOMIC_RELAXED), copies,
+		     "without the promise, the job copies");
+
+	cr_assert_eq(t->userptr_mapped(fd), 0);
+	for (i = 0; i < SIZE; i++)
+		in[i] = i * 3;
+	copies = __atomic_load_n(&vm_copies, __ATOMIC_RELAXED);
+	qbuf_userptr(fd, OUT, in);
+	qbuf_userptr(fd, CAP, out);
+	userptr_frame_made(fd, in, out);
+	cr_assert_eq(__atomic_load_n(&vm_copies, __ATOMIC_RELAXED), copies,
+		     "with the promise, the job copies nothing");
+	t->close(fd);
+	free(in);
+	free(out);
 }
 
 /*

@@ -153,8 +153,14 @@ class Device:
         self._control_values: dict[Any, Any] = {}
         opts = capi.m2m_open_options()
         opts.version = capi.M2M_OPEN_OPTIONS_VERSION
+        # The package queues USERPTR memory only where it holds the array
+        # until the buffer is back (convert() waits; a session keeps each
+        # borrowed array until its OUTPUT buffer is dequeued or OUTPUT is
+        # stopped), and an array's memory stays mapped while it is
+        # referenced: the promise lets the in-process device work in it
+        # in place, without copying it through process_vm_readv().
         opts.flags = (capi.M2M_OPEN_NONBLOCK if nonblock else 0) | \
-            (capi.M2M_OPEN_SYSCALLS if syscalls else 0)
+            (capi.M2M_OPEN_SYSCALLS if syscalls else 0) | capi.M2M_OPEN_USERPTR_MAPPED
         opts.threads = threads or 0
         try:
             ptr = capi.m2m_open_ext(name, opts)
