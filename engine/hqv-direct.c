@@ -256,10 +256,15 @@ struct color_lut_ds {
 	int16_t c[3][2][CHROMA_SUMS];	/* output i, Cb or Cr, sum s */
 };
 
-/* Scratch bytes before a row's arrays for a table of size bytes. */
-static size_t color_lut_bytes(size_t size)
+/*
+ * Scratch bytes before a row's arrays: for a table of lut bytes (scalar
+ * builds) or the row function's constants of k bytes (SIMD builds), both
+ * made once when the band starts, not for every row pair: building the
+ * constants' shuffle masks took some 8% of a row pair's time.
+ */
+static size_t color_head_bytes(size_t lut, size_t k)
 {
-	return HQV_SCALAR_ROWS ? (size + 63) & ~(size_t)63 : 0;
+	return ((HQV_SCALAR_ROWS ? lut : k) + 63) & ~(size_t)63;
 }
 
 /* The band's table of c's products in scratch, made when the band starts. */
@@ -374,6 +379,68 @@ chroma_ds(const uint8_t *restrict a, const uint8_t *restrict b, size_t count,
 	}
 }
 
+/*
+ * The same for a packed 4:2:2 row, in one pass rather than five (luma
+ * picked out, then two for each chroma channel): its groups p, its luma
+ * at bytes oy and oy + 2 of each, Cb at ocb and Cr at ocr. No chroma row
+ * below to mix in (3 a + a is 4 a): chroma_d(4 c) at even pixels and
+ * between two samples c and c' 16 (4 c + 4 c') less the same offset, the
+ * last sample's beside itself, as chroma_ds() gives. lbuf takes 2 count
+ * lumas (the last from the pad at an odd width, as the stride allows).
+ */
+static inline __attribute__((always_inline)) void
+packed_ds(const uint8_t *restrict p, size_t count, const size_t oy,
+	  const size_t ocb, const size_t ocr, uint8_t *restrict lbuf,
+	  int16_t *restrict dcb, int16_t *restrict dcr)
+{
+	/* d of a sample c: c << one less z; of a mean of two, half. */
+	const int16_t z = 256 << HQV_FRAC_BITS;
+	const unsigned int one = HQV_FRAC_BITS + 1, half = HQV_FRAC_BITS;
+	size_t k, last = count - 1;
+
+	for (k = 0; k < last; k++) {
+		const uint8_t *g = p + 4 * k;
+		int16_t cb = g[ocb], cr = g[ocr];
+
+		lbuf[2 * k] = g[oy];
+		lbuf[2 * k + 1] = g[oy + 2];
+		dcb[2 * k] = (int16_t)((cb << one) - z);
+		dcb[2 * k + 1] = (int16_t)(((cb + g[4 + ocb]) << half) - z);
+		dcr[2 * k] = (int16_t)((cr << one) - z);
+		dcr[2 * k + 1] = (int16_t)(((cr + g[4 + ocr]) << half) - z);
+	}
+	p += 4 * last;
+	lbuf[2 * last] = p[oy];
+	lbuf[2 * last + 1] = p[oy + 2];
+	dcb[2 * last] = dcb[2 * last + 1] = (int16_t)((p[ocb] << one) - z);
+	dcr[2 * last] = dcr[2 * last + 1] = (int16_t)((p[ocr] << one) - z);
+}
+
+/*
+ * packed_ds() with the offsets of its format as constants; false: none.
+ * Inlined, so that hqv_yuv_ds()'s clones vectorise it for their ISA.
+ */
+static inline __attribute__((always_inline)) bool
+packed_ds_by_order(const struct hqv_format *f, const uint8_t *p, size_t count,
+		   uint8_t *lbuf, int16_t *dcb, int16_t *dcr)
+{
+	switch (f->order[0] << 8 | f->order[1] << 4 | f->order[3]) {
+	case 0x013:	/* YUYV */
+		packed_ds(p, count, 0, 1, 3, lbuf, dcb, dcr);
+		return true;
+	case 0x102:	/* UYVY */
+		packed_ds(p, count, 1, 0, 2, lbuf, dcb, dcr);
+		return true;
+	case 0x031:	/* YVYU */
+		packed_ds(p, count, 0, 3, 1, lbuf, dcb, dcr);
+		return true;
+	case 0x120:	/* VYUY */
+		packed_ds(p, count, 1, 2, 0, lbuf, dcb, dcr);
+		return true;
+	}
+	return false;
+}
+
 HQV_ROW_CLONES
 void hqv_yuv_ds(const struct hqv_job *job, uint32_t y, uint8_t *restrict lbuf,
 		uint16_t *u, int16_t *dcb, int16_t *dcr, const uint8_t **lumas)
@@ -385,6 +452,12 @@ void hqv_yuv_ds(const struct hqv_job *job, uint32_t y, uint8_t *restrict lbuf,
 	size_t x;
 
 	hqv_yuv_row_init(&row, job, &job->src, y);
+	if (row.c_step == 4 && half && row.c_count &&
+	    packed_ds_by_order(job->src.fmt, row.y - job->src.fmt->order[0],
+			       row.c_count, lbuf, dcb, dcr)) {
+		*lumas = lbuf;
+		return;
+	}
 	luma = row.y;
 	if (row.y_step != 1) {
 		const uint8_t *restrict packed = row.y;
@@ -550,14 +623,15 @@ yuv_to_rgb_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 	const uint8_t extra = hqv_format_has_alpha(job->dst.fmt) ?
 			      job->alpha : 0xff;
 	int16_t *dcb = (int16_t *)((uint8_t *)band->scratch +
-			color_lut_bytes(sizeof(struct color_lut_ds)));
+			color_head_bytes(sizeof(struct color_lut_ds),
+					 sizeof(struct hqv_yuv_rgb)));
 	int16_t *dcr = dcb + stride;
 	uint16_t *u = (uint16_t *)(dcr + stride);
 	uint8_t *lbuf = (uint8_t *)(u + stride);
 	/* 24-bit rows are built as 32-bit ones first, bytes 0 to 2. */
 	uint8_t *wbuf = lbuf + stride;
 	struct hqv_color16 c;
-	struct hqv_yuv_rgb k;
+	struct hqv_yuv_rgb *k = band->scratch;
 	uint32_t r;
 	bool lean;
 
@@ -565,10 +639,11 @@ yuv_to_rgb_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 	color16_init(&job->plan, &c, yuv_to_rgb_codes);
 	lean = c.m[1][0] == c.m[0][0] && c.m[2][0] == c.m[0][0] &&
 	       !c.m[0][1] && !c.m[2][2];
-	if (!HQV_SCALAR_ROWS && job->plan.isa != HQV_ISA_C) {
+	if (!HQV_SCALAR_ROWS && job->plan.isa != HQV_ISA_C && band->fresh) {
 		const uint8_t order[3] = { o_r, o_g, o_b };
 
-		hqv_yuv_rgb_init(&k, bpp, &c, order, extra);
+		hqv_yuv_rgb_init(k, bpp, &c, order, extra);
+		band->fresh = false;
 	}
 	for (r = 0; r < 2; r++) {
 		uint8_t *out = bpp == 4 ? hqv_row(&job->dst, 0, y + r) : wbuf;
@@ -580,7 +655,7 @@ yuv_to_rgb_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 				.in = { luma, (const uint8_t *)dcb,
 					(const uint8_t *)dcr },
 				.out = { hqv_row(&job->dst, 0, y + r) },
-				.k = &k,
+				.k = k,
 			};
 
 			hqv_job_row(job, bpp == 3 ? &hqv_row_yuv_rgb3 :
@@ -625,7 +700,8 @@ static hqv_direct_fn *yuv_to_rgb_find(const struct hqv_job *job,
 	if (!color16_init(&job->plan, &c, yuv_to_rgb_codes))
 		return NULL;
 	/* Chroma d, sums, packed lumas, 24-bit destinations' 32-bit row. */
-	*scratch = color_lut_bytes(sizeof(struct color_lut_ds)) +
+	*scratch = color_head_bytes(sizeof(struct color_lut_ds),
+				    sizeof(struct hqv_yuv_rgb)) +
 		   row_stride(job->src.width) * (3 * sizeof(int16_t) + 1 + 4);
 	switch (d->bytes_per_group[0] << 12 | d->order[0] << 8 |
 		d->order[1] << 4 | d->order[2]) {
@@ -907,12 +983,13 @@ rgb_to_yuv_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 	uint16_t *cb[2], *cr[2];
 	uint8_t *yc[2], *tmp;
 	struct hqv_color16 c;
-	struct hqv_rgb_yuv k;
+	struct hqv_rgb_yuv *k = band->scratch;
 	unsigned int r;
 	bool clamp;
 
 	cb[0] = (uint16_t *)((uint8_t *)band->scratch +
-			     color_lut_bytes(sizeof(struct color_lut)));
+			     color_head_bytes(sizeof(struct color_lut),
+					      sizeof(struct hqv_rgb_yuv)));
 	cr[0] = cb[0] + stride;
 	cb[1] = cr[0] + stride;
 	cr[1] = cb[1] + stride;
@@ -929,9 +1006,12 @@ rgb_to_yuv_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 	if (!HQV_SCALAR_ROWS && job->plan.isa != HQV_ISA_C) {
 		const uint8_t order[3] = { o_r, o_g, o_b };
 
-		hqv_rgb_yuv_init(&k, bpp, &c, order);
-		k.clamp = clamp;
-		k.chroma = job->dst.fmt->family != HQV_FAMILY_GREY;
+		if (band->fresh) {
+			hqv_rgb_yuv_init(k, bpp, &c, order);
+			k->clamp = clamp;
+			k->chroma = job->dst.fmt->family != HQV_FAMILY_GREY;
+			band->fresh = false;
+		}
 	}
 	for (r = 0; r < 2; r++) {
 		const uint8_t *in = hqv_row(&job->src, 0, y + r);
@@ -944,10 +1024,10 @@ rgb_to_yuv_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 				.in = { in },
 				.out = { yc[r], (uint8_t *)cb[c_row],
 					 (uint8_t *)cr[c_row] },
-				.k = &k,
+				.k = k,
 			};
 
-			k.add = add;
+			k->add = add;
 			hqv_job_row(job, bpp == 3 ? &hqv_row_rgb3_yuv :
 				    &hqv_row_rgb4_yuv, &a, w);
 		} else if (HQV_SCALAR_ROWS)
@@ -1016,7 +1096,8 @@ static hqv_direct_fn *rgb_to_yuv_find(const struct hqv_job *job,
 	if (!color16_init(&job->plan, &c, rgb_to_yuv_codes))
 		return NULL;
 	/* Four chroma arrays, two luma rows and two rows of chroma codes. */
-	*scratch = color_lut_bytes(sizeof(struct color_lut)) +
+	*scratch = color_head_bytes(sizeof(struct color_lut),
+				    sizeof(struct hqv_rgb_yuv)) +
 		   row_stride(job->src.width) * (4 * sizeof(uint16_t) + 4);
 	switch (s->bytes_per_group[0] << 12 | s->order[0] << 8 |
 		s->order[1] << 4 | s->order[2]) {

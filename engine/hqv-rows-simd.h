@@ -68,6 +68,7 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_shuf8		_mm_shuffle_epi8
 #define v_or		_mm_or_si128
 #define v_and		_mm_and_si128
+#define v_xor		_mm_xor_si128
 #define v_add16		_mm_add_epi16
 #define v_sub16		_mm_sub_epi16
 #define v_mulhrs16	_mm_mulhrs_epi16
@@ -82,6 +83,10 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_hi8		_mm_unpackhi_epi8
 #define v_lo16		_mm_unpacklo_epi16
 #define v_hi16		_mm_unpackhi_epi16
+#define v_lo32		_mm_unpacklo_epi32
+#define v_hi32		_mm_unpackhi_epi32
+#define v_lo64		_mm_unpacklo_epi64
+#define v_hi64		_mm_unpackhi_epi64
 #define v_min16		_mm_min_epi16
 #define v_max16		_mm_max_epi16
 
@@ -123,6 +128,7 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_shuf8		_mm256_shuffle_epi8
 #define v_or		_mm256_or_si256
 #define v_and		_mm256_and_si256
+#define v_xor		_mm256_xor_si256
 #define v_add16		_mm256_add_epi16
 #define v_sub16		_mm256_sub_epi16
 #define v_mulhrs16	_mm256_mulhrs_epi16
@@ -137,6 +143,10 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_hi8		_mm256_unpackhi_epi8
 #define v_lo16		_mm256_unpacklo_epi16
 #define v_hi16		_mm256_unpackhi_epi16
+#define v_lo32		_mm256_unpacklo_epi32
+#define v_hi32		_mm256_unpackhi_epi32
+#define v_lo64		_mm256_unpacklo_epi64
+#define v_hi64		_mm256_unpackhi_epi64
 #define v_min16		_mm256_min_epi16
 #define v_max16		_mm256_max_epi16
 
@@ -172,6 +182,7 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_shuf8(v, m)	vqtbl1q_u8(v, m)
 #define v_or		vorrq_u8
 #define v_and		vandq_u8
+#define v_xor		veorq_u8
 #define v_add16(a, b)	B8(vaddq_s16(S16(a), S16(b)))
 #define v_sub16(a, b)	B8(vsubq_s16(S16(a), S16(b)))
 /* (2ab + 2^15) >> 16 = (ab + 2^14) >> 15: pmulhrsw, never saturating here. */
@@ -187,6 +198,12 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_hi8		vzip2q_u8
 #define v_lo16(a, b)	BU(vzip1q_u16(U16(a), U16(b)))
 #define v_hi16(a, b)	BU(vzip2q_u16(U16(a), U16(b)))
+#define U32(v)		vreinterpretq_u32_u8(v)
+#define U64(v)		vreinterpretq_u64_u8(v)
+#define v_lo32(a, b)	vreinterpretq_u8_u32(vzip1q_u32(U32(a), U32(b)))
+#define v_hi32(a, b)	vreinterpretq_u8_u32(vzip2q_u32(U32(a), U32(b)))
+#define v_lo64(a, b)	vreinterpretq_u8_u64(vzip1q_u64(U64(a), U64(b)))
+#define v_hi64(a, b)	vreinterpretq_u8_u64(vzip2q_u64(U64(a), U64(b)))
 #define v_min16(a, b)	B8(vminq_s16(S16(a), S16(b)))
 #define v_max16(a, b)	B8(vmaxq_s16(S16(a), S16(b)))
 #endif
@@ -333,11 +350,19 @@ ROW_ENTRY(mirror, mirror_rows, 4)
  * pmulhrsw's (d m + 2^14) >> 15, which is hqv_color_product(); sums wrap
  * in 16 bits as the C entries' casts do. Halves of a lane's 16 pixels
  * are worked on as 16-bit lanes, lo (its pixels 0 to 7) and hi.
+ *
+ * d of a vector of bytes v, its lo and hi halves: v - 128 as a signed
+ * byte (v xor 0x80), unpacked as the high byte of a 16-bit lane, is
+ * (v - 128) << 8, and shifted arithmetically (v - 128) << (FRAC + 1),
+ * which is hqv_color_in_code(v): five operations for the two halves
+ * where widening, shifting and subtracting took six.
  */
-INLINE vec color_d(vec v16)
+INLINE void color_d8(vec c, vec *lo, vec *hi)
 {
-	return v_sub16(v_slli16(v16, HQV_FRAC_BITS + 1),
-		       v_set1_16(256 << HQV_FRAC_BITS));
+	vec s = v_xor(c, v_set1_8(0x80));
+
+	*lo = v_srai16(v_lo8(v_zero(), s), 7 - HQV_FRAC_BITS);
+	*hi = v_srai16(v_hi8(v_zero(), s), 7 - HQV_FRAC_BITS);
 }
 
 struct color_vecs {
@@ -403,27 +428,43 @@ INLINE size_t rgb_yuv_loop(const struct hqv_row_args *a, size_t n,
 	const uint8_t *in = a->in[0];
 	uint8_t *yc = a->out[0], *cb = a->out[1], *cr = a->out[2];
 	struct color_vecs cv;
-	vec mask[3][4];
+	vec mask[3][4], split = v_lane(k->split);
 	size_t x, i, ch;
 
 	color_vecs_init(&cv, &k->c);
 	for (ch = 0; ch < 3; ch++)
-		for (i = 0; i < ib; i++)
+		for (i = 0; i < ib && ib != 4; i++)
 			mask[ch][i] = v_lane(k->mask[ch][i]);
 	for (x = 0; x + px <= n; x += px) {
 		const uint8_t *p = in + ib * x;
-		vec v[4], d[3][2], c, o[2];
+		vec v[4], d[3][2], c[3], o[2];
 		unsigned int h;
 
 		for (i = 0; i < ib; i++)
 			v[i] = v_loadl(p + 16 * i, 16 * ib);
-		for (ch = 0; ch < 3; ch++) {
-			c = v_shuf8(v[0], mask[ch][0]);
-			for (i = 1; i < ib; i++)
-				c = v_or(c, v_shuf8(v[i], mask[ch][i]));
-			d[ch][0] = color_d(v_lo8(c, v_zero()));
-			d[ch][1] = color_d(v_hi8(c, v_zero()));
+		if (ib == 4) {
+			/* R, G, B of pixels 0-3, 4-7 ... as 32-bit elements. */
+			vec t[4];
+
+			for (i = 0; i < 4; i++)
+				v[i] = v_shuf8(v[i], split);
+			t[0] = v_lo32(v[0], v[1]);
+			t[1] = v_hi32(v[0], v[1]);
+			t[2] = v_lo32(v[2], v[3]);
+			t[3] = v_hi32(v[2], v[3]);
+			c[0] = v_lo64(t[0], t[2]);
+			c[1] = v_hi64(t[0], t[2]);
+			c[2] = v_lo64(t[1], t[3]);
+		} else {
+			for (ch = 0; ch < 3; ch++) {
+				c[ch] = v_shuf8(v[0], mask[ch][0]);
+				for (i = 1; i < ib; i++)
+					c[ch] = v_or(c[ch], v_shuf8(v[i],
+							mask[ch][i]));
+			}
 		}
+		for (ch = 0; ch < 3; ch++)
+			color_d8(c[ch], &d[ch][0], &d[ch][1]);
 		v_storel(yc + x, 16,
 			 codes_of(color_sum(&cv, 0, d[0][0], d[1][0], d[2][0]),
 				  color_sum(&cv, 0, d[0][1], d[1][1], d[2][1])));
@@ -528,8 +569,7 @@ INLINE size_t yuv_rgb_rows(const struct hqv_row_args *a, size_t n,
 		vec dl[2], dcb[2], dcr[2];
 		unsigned int c;
 
-		dl[0] = color_d(v_lo8(l, v_zero()));
-		dl[1] = color_d(v_hi8(l, v_zero()));
+		color_d8(l, &dl[0], &dl[1]);
 		v_load_halves(dcbp + 2 * x, &dcb[0], &dcb[1]);
 		v_load_halves(dcrp + 2 * x, &dcr[0], &dcr[1]);
 		if (lean) {

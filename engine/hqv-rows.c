@@ -216,6 +216,8 @@ void hqv_rgb_yuv_init(struct hqv_rgb_yuv *k, unsigned int ib,
 
 			k->mask[ch][b / 16][t] = b % 16;
 		}
+	for (t = 0; t < 16; t++)
+		k->split[t] = t < 12 ? 4 * (t % 4) + order[t / 4] : 0x80;
 }
 
 static inline __attribute__((always_inline)) void

@@ -132,6 +132,13 @@ struct hqv_rgb_yuv {
 	 * byte mask[c][i][t] of input vector i, none where it is 0x80.
 	 */
 	uint8_t mask[3][4][16];
+	/*
+	 * 4-byte pixels: byte t of each input vector (4 pixels) is byte
+	 * split[t] of it, R, G and B of the 4 pixels in turn (4 bytes each,
+	 * then 4 of none), which unpacking puts together: 4 shuffles a
+	 * lane rather than 12, and their 9 ors.
+	 */
+	uint8_t split[16];
 };
 /* k for ib-byte pixels with R, G and B at order; add, clamp, chroma false. */
 void hqv_rgb_yuv_init(struct hqv_rgb_yuv *k, unsigned int ib,
