@@ -684,7 +684,7 @@ struct area_state {
 	uint8_t *o[4];		/* a destination row, per channel */
 };
 
-/* Whole rows a 16-bit sum of bytes holds: 257 * 255 < 2^16. */
+/* Whole rows a 16-bit sum of bytes takes at a time: 256 * 255 < 2^16. */
 #define AREA_SUM_ROWS	256
 
 static size_t area_layout(const struct hqv_job *job, struct area_state *s)
@@ -781,7 +781,9 @@ area_down(const struct hqv_job *job, struct area_state *s,
 /*
  * Destination row channels from s->acc: each column's box summed across,
  * its weights times the rows' (under 2^40), and rounded once to a sample
- * (as area_rows()), then to a code value, as pack does.
+ * (as area_rows()), then to a code value, as pack does. The division by
+ * both totals is two by inverses, floor(floor(a / b) / c) being
+ * floor(a / (b c)): one inverse a row, one a column.
  */
 static inline __attribute__((always_inline)) void
 area_across(const struct hqv_job *job, struct area_state *s,
@@ -800,7 +802,7 @@ area_across(const struct hqv_job *job, struct area_state *s,
 		const uint32_t *a = acc + (size_t)s->first[d] * bpp;
 		const uint32_t count = s->count[d];
 		uint64_t sum[4] = { 0, 0, 0, 0 }, inner[4] = { 0, 0, 0, 0 };
-		uint64_t total = s->total[d] * total_y2 / 2;
+		const uint64_t total = (uint64_t)s->total[d] * down->total;
 
 		for (b = 0; b < bpp; b++)
 			sum[b] = (uint64_t)s->w_first[d] * a[b];

@@ -123,22 +123,22 @@ void hqv_scale_line(const struct hqv_job *job, const struct hqv_line *in,
  * The area filter's box of one destination pixel along an axis
  * (hqv-scale.c): count source pixels from first, the first weighing
  * w_first, the last w_last (when count > 1), those between
- * hqv_area_whole(); total is their sum, at most 2^16.
+ * hqv_area_whole() (there are some only when the step passes a pixel);
+ * total is their sum, under 2^16.
  */
 struct hqv_area_span {
 	uint32_t first, count;
 	uint32_t w_first, w_last, total;
 };
 
-/* Weights are overlaps >> hqv_area_shift(step), the step 32.32. */
+/* Weights are overlaps >> hqv_area_shift(step): the step's top 16 bits. */
 static inline unsigned int hqv_area_shift(uint64_t step)
 {
-	unsigned int k = 0;
-	uint32_t whole;
+	unsigned int bits = 0;
 
-	for (whole = step >> 32; whole; whole >>= 1)
-		k++;
-	return 16 + k;
+	for (; step; step >>= 1)
+		bits++;
+	return bits - 16;
 }
 
 static inline uint32_t hqv_area_whole(uint64_t step)

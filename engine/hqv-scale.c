@@ -42,10 +42,11 @@ static void bilinear(const uint16_t *in, uint16_t *out, uint32_t n_in,
  * The area filter's box along one axis (docs/engine.md, step 5):
  * destination pixel d covers [d step, (d + 1) step) of the n source
  * pixels, its end cut at the last one (the step is rounded up). Each
- * pixel it touches weighs its overlap in units of 2^(k - 16) of a pixel,
- * k the bits of step's whole part, so that a whole pixel weighs
- * 2^(16 - k) and a box's weights sum to under 2^16 at any ratio: two
- * axes' products, times a sample, fit 46 bits.
+ * pixel it touches weighs its overlap in units of 2^-16 of the step,
+ * rounded down to a power of two (the step's top 16 bits: at least 4
+ * bits at 1:8192): whole pixels weigh a power of two alike, a box's
+ * weights sum to under 2^16 at any ratio, and two axes' products times
+ * a sample fit 46 bits. A weight is within one unit of its overlap.
  */
 void hqv_area_span(uint64_t step, uint32_t n, uint32_t d,
 		   struct hqv_area_span *span)

@@ -493,7 +493,7 @@ static void lerp_rows(const struct hqv_job *job, struct hqv_line *out,
  * covers (hqv_area_span() across and down), each weighed by the product
  * of its overlaps, summed whole and rounded once. Down first: each row of
  * the box, weighed, into a sum per oriented column (under 2^30: samples
- * under 2^14, weights summing to at most 2^16), then across each box's
+ * under 2^14, weights summing to under 2^16), then across each box's
  * columns (under 2^46).
  */
 static void area_rows(const struct hqv_job *job, struct scratch *s,
