@@ -663,146 +663,166 @@ bilinear_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 /*
  * A direct row for area scaling (docs/engine.md, step 5) of GREY and
  * R'G'B' images into the same format, with a crop: what the pipeline
- * computes (hqv-scale.c's area() across each source row it covers, then
- * hqv.c's area_rows() down), with the same roundings, straight from the
- * source bytes. Each channel's sample is code * HQV_ONE there, as luma's
- * is; the colour step leaves them alone (plan.identity). The weights of
- * each destination column are made once per band.
+ * computes (hqv.c's area_rows()), with the same sums and roundings,
+ * straight from the source bytes. Each channel's sample is code * HQV_ONE
+ * there, as luma's is, and the colour step leaves them alone
+ * (plan.identity), so a box's sum of samples is HQV_ONE times its sum of
+ * bytes. Down first, as libyuv's box filter does: the rows of a box that
+ * weigh whole are added as bytes into 16-bit sums, each byte of a pixel
+ * alike; then each box's columns are weighed and summed once. Each
+ * destination column's weights are made once per band.
  */
 struct area_state {
 	uint32_t *first;	/* per column: its first source pixel */
-	uint32_t *last;		/* its last (its first when it covers one) */
-	uint32_t *w_first;	/* their overlaps, in 2^-16 */
-	uint32_t *w_last;	/* (0 when it covers one) */
-	uint32_t *total;	/* the sum of its weights */
+	uint32_t *count;	/* how many it touches */
+	uint32_t *w_first;	/* their weights (hqv_area_span()) */
+	uint32_t *w_last;
+	uint32_t *total;
 	uint64_t *inverse;	/* UINT64_MAX / total, for hqv_div_by() */
-	uint32_t *inner_first;	/* per column: the pixels it covers whole, */
-	uint32_t *inner_count;	/* but its first and last */
-	uint32_t *inner[4];	/* their sums, per byte of a pixel */
-	uint64_t *num[4];	/* a mean's dividend, per channel */
-	struct hqv_area_sum *sums;
-	uint16_t *h[4];		/* a source row scaled across, per channel */
-	uint32_t *acc[4];	/* a destination row's weighted sum */
+	uint16_t *sum;		/* per byte of a row: whole rows, added */
+	uint32_t *acc;		/* per byte of a row: a box's rows, weighed */
 	uint8_t *o[4];		/* a destination row, per channel */
 };
+
+/* Whole rows a 16-bit sum of bytes takes at a time: 256 * 255 < 2^16. */
+#define AREA_SUM_ROWS	256
 
 static size_t area_layout(const struct hqv_job *job, struct area_state *s)
 {
 	size_t n = job->compose.width, at, c;
+	size_t bytes = (size_t)job->crop.width * job->src.fmt->bytes_per_group[0];
 	uint8_t *base = (uint8_t *)s;
 
 	at = round32(sizeof(*s));
 	TAKE(s->first, n);
-	TAKE(s->last, n);
+	TAKE(s->count, n);
 	TAKE(s->w_first, n);
 	TAKE(s->w_last, n);
 	TAKE(s->total, n);
 	TAKE(s->inverse, n);
-	TAKE(s->inner_first, n);
-	TAKE(s->inner_count, n);
-	TAKE(s->sums, 1);
-	for (c = 0; c < 4; c++) {
-		TAKE(s->inner[c], n);
-		TAKE(s->num[c], n);
-		TAKE(s->h[c], n);
-		TAKE(s->acc[c], n);
+	TAKE(s->sum, bytes);
+	TAKE(s->acc, bytes);
+	for (c = 0; c < 4; c++)
 		TAKE(s->o[c], n);
-	}
 	return at;
 }
 
-/*
- * Each destination column's source pixels and weights, as area() has
- * them: pixels between its first and last are covered whole (65536).
- */
 static void area_columns(const struct hqv_job *job, struct area_state *s)
 {
-	const uint64_t step = job->plan.step_x;
-	const uint64_t last = (uint64_t)job->crop.width << 32;
-	uint64_t start = 0;
+	struct hqv_area_span span;
 	uint32_t d;
 
-	for (d = 0; d < job->compose.width; d++, start += step) {
-		uint64_t end = start + step < last ? start + step : last;
-		uint32_t i, count = 0, total = 0;
+	for (d = 0; d < job->compose.width; d++) {
+		hqv_area_span(job->plan.step_x, job->crop.width, d, &span);
+		s->first[d] = span.first;
+		s->count[d] = span.count;
+		s->w_first[d] = span.w_first;
+		s->w_last[d] = span.w_last;
+		s->total[d] = span.total;
+		s->inverse[d] = hqv_div_u64(UINT64_MAX, span.total);
+	}
+}
 
-		s->first[d] = s->last[d] = start >> 32;
-		s->w_last[d] = 0;
-		for (i = start >> 32; ((uint64_t)i << 32) < end; i++) {
-			uint64_t lo = (uint64_t)i << 32, hi = lo + ONE32;
-			uint32_t w = ((hi < end ? hi : end) -
-				      (lo > start ? lo : start)) >> 16;
+/* Crop row i's first byte. */
+static inline const uint8_t *area_src(const struct hqv_job *job, uint32_t i,
+				      size_t bpp)
+{
+	return hqv_row(&job->src, 0, job->crop.top + i) +
+	       (size_t)job->crop.left * bpp;
+}
 
-			if (!count++) {
-				s->w_first[d] = w;
-			} else {
-				s->last[d] = i;
-				s->w_last[d] = w;
-			}
-			total += w;
+/*
+ * s->acc = the crop rows of box down, each weighed (whole ones
+ * whole), per byte: under 2^24. Whole rows are added as they are, up to
+ * AREA_SUM_ROWS at a time, then weighed once.
+ */
+static inline __attribute__((always_inline)) void
+area_down(const struct hqv_job *job, struct area_state *s,
+	  const struct hqv_area_span *down, const size_t bpp)
+{
+	const uint32_t whole = hqv_area_whole(job->plan.step_y);
+	const size_t bytes = (size_t)job->crop.width * bpp;
+	uint16_t *restrict sum = s->sum;
+	uint32_t *restrict acc = s->acc;
+	bool started = false;
+	uint32_t i = 0, w;
+	size_t x;
+
+	while (i < down->count) {
+		const uint8_t *restrict p = area_src(job, down->first + i, bpp);
+		uint32_t added = 0;
+
+		w = i == 0 ? down->w_first :
+		    i == down->count - 1 ? down->w_last : whole;
+		if (w != whole) {
+			for (x = 0; x < bytes; x++)
+				acc[x] = (started ? acc[x] : 0) + w * p[x];
+			started = true;
+			i++;
+			continue;
 		}
-		s->inner_first[d] = s->first[d] + 1;
-		s->inner_count[d] = count > 2 ? count - 2 : 0;
-		s->total[d] = total;
-		s->inverse[d] = hqv_div_u64(UINT64_MAX, total);
+		for (x = 0; x < bytes; x++)
+			sum[x] = p[x];
+		/* The whole rows after it, to the box's last or a partial. */
+		for (i++, added = 1; i < down->count && added < AREA_SUM_ROWS;
+		     i++, added++) {
+			if (i == down->count - 1 && down->w_last != whole)
+				break;
+			p = area_src(job, down->first + i, bpp);
+			for (x = 0; x < bytes; x++)
+				sum[x] += p[x];
+		}
+		for (x = 0; x < bytes; x++)
+			acc[x] = (started ? acc[x] : 0) + whole * sum[x];
+		started = true;
 	}
 }
 
 /*
- * Source row j of the crop scaled across, each of its channels (bytes
- * order[c] of step-byte pixels) a mean of the pixels each column covers.
- * A column's inner pixels are covered whole (weight 65536), so they are
- * summed as they are (the area_sum rows, hqv-rows.h) and weighted once;
- * only its first and last pixel weigh less. Sums of whole numbers: the
- * order they are added in does not change them.
+ * Destination row channels from s->acc: each column's box summed across,
+ * its weights times the rows' (under 2^40), and rounded once to a sample
+ * (as area_rows()), then to a code value, as pack does. The division by
+ * both totals is two by inverses, floor(floor(a / b) / c) being
+ * floor(a / (b c)): one inverse a row, one a column.
  */
 static inline __attribute__((always_inline)) void
-area_across(const struct hqv_job *job, struct area_state *s, const uint8_t *p,
-	    const size_t step, const unsigned int channels, const uint8_t *o)
+area_across(const struct hqv_job *job, struct area_state *s,
+	    const struct hqv_area_span *down, const size_t bpp,
+	    const unsigned int channels, const uint8_t *order)
 {
-	static const struct hqv_row_op *const sum_ops[5] = {
-		[1] = &hqv_row_area_sum1, [3] = &hqv_row_area_sum3,
-		[4] = &hqv_row_area_sum4,
-	};
-	struct hqv_row_args sums = {
-		.in = { (const uint8_t *)s->inner_first,
-			(const uint8_t *)s->inner_count },
-		.out = { (uint8_t *)s->inner[0], (uint8_t *)s->inner[1],
-			 (uint8_t *)s->inner[2], (uint8_t *)s->inner[3] },
-		.k = s->sums,
-	};
-	uint32_t d;
+	const uint32_t whole = hqv_area_whole(job->plan.step_x);
+	const uint64_t total_y2 = 2 * (uint64_t)down->total;
+	const uint64_t inverse_y2 = hqv_div_u64(UINT64_MAX, total_y2);
+	const uint32_t *restrict acc = s->acc;
+	uint32_t d, i;
+	size_t b;
 	unsigned int c;
 
-	s->sums->row = p;
-	hqv_job_row(job, sum_ops[step], &sums, job->compose.width);
-	for (c = 0; c < channels; c++) {
-		const uint32_t *restrict first = s->first, *restrict last = s->last;
-		const uint32_t *restrict w_first = s->w_first;
-		const uint32_t *restrict w_last = s->w_last;
-		const uint32_t *restrict total = s->total;
-		const uint32_t *restrict inner = s->inner[o[c]];
-		const uint8_t *restrict q = p + o[c];
-		uint64_t *restrict num = s->num[c];
+	for (d = 0; d < job->compose.width; d++) {
+		const uint32_t *a = acc + (size_t)s->first[d] * bpp;
+		const uint32_t count = s->count[d];
+		uint64_t sum[4] = { 0, 0, 0, 0 }, inner[4] = { 0, 0, 0, 0 };
+		const uint64_t total = (uint64_t)s->total[d] * down->total;
 
-		for (d = 0; d < job->compose.width; d++) {
-			uint64_t sum = (uint64_t)w_first[d] * q[first[d] * step] +
-				       (uint64_t)w_last[d] * q[last[d] * step] +
-				       ((uint64_t)inner[d] << 16);
-
-			num[d] = sum * HQV_ONE + total[d] / 2;
+		for (b = 0; b < bpp; b++)
+			sum[b] = (uint64_t)s->w_first[d] * a[b];
+		if (count > 1) {
+			for (i = 1; i + 1 < count; i++)
+				for (b = 0; b < bpp; b++)
+					inner[b] += a[i * bpp + b];
+			for (b = 0; b < bpp; b++)
+				sum[b] += (uint64_t)s->w_last[d] *
+					  a[(count - 1) * bpp + b] +
+					  whole * inner[b];
 		}
-	}
-	/* The area_div rows divide: dividends below 2^43, totals at most 2^29. */
-	for (c = 0; c < channels; c++) {
-		const struct hqv_row_args q = {
-			.in = { (const uint8_t *)s->num[c],
-				(const uint8_t *)s->total,
-				(const uint8_t *)s->inverse },
-			.out = { (uint8_t *)s->h[c] },
-		};
+		for (c = 0; c < channels; c++) {
+			uint64_t twice = 2 * HQV_ONE * sum[order[c]] + total;
+			uint64_t sample = hqv_div_by(hqv_div_by(twice, total_y2,
+								inverse_y2),
+						     s->total[d], s->inverse[d]);
 
-		hqv_job_row(job, &hqv_row_area_div, &q, job->compose.width);
+			s->o[c][d] = (sample + HQV_ONE / 2) >> HQV_FRAC_BITS;
+		}
 	}
 }
 
@@ -818,55 +838,29 @@ area_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 				      hqv_format_has_alpha(fmt) ? 4 : 3;
 	const size_t bpp = fmt->bytes_per_group[0], n = job->compose.width;
 	const uint8_t *order = grey ? grey_order : fmt->order;
-	const uint64_t last = (uint64_t)p->oriented_height << 32;
-	uint32_t r, c, x;
+	struct hqv_area_span down;
+	uint32_t r;
 
 	if (band->fresh) {
 		area_layout(job, s);
 		area_columns(job, s);
-		hqv_area_sum_init(s->sums, bpp);
-		s->sums->pixels = job->crop.width;
 		memset(s->o[3], 0xff, n);
 		band->fresh = false;
 	}
 
 	for (r = 0; r < 2; r++) {
-		uint64_t start = (uint64_t)(y + r) * p->step_y;
-		uint64_t end = start + p->step_y, done = 0;
-		uint64_t span = (end < last ? end : last) - start;
-		uint32_t i, given = 0;
-
-		if (end > last)
-			end = last;
-		for (c = 0; c < channels; c++)
-			memset(s->acc[c], 0, n * sizeof(uint32_t));
-		for (i = start >> 32; ((uint64_t)i << 32) < end; i++) {
-			uint64_t lo = (uint64_t)i << 32, hi = lo + ONE32;
-			const uint8_t *row = hqv_row(&job->src, 0,
-						     job->crop.top + i) +
-					     (size_t)job->crop.left * bpp;
-			uint32_t w;
-
-			done += (hi < end ? hi : end) - (lo > start ? lo : start);
-			w = hqv_div_s64(done << 16, span) - given;
-			given += w;
-			/* Constant steps and channels, for the compiler. */
-			if (channels == 1)
-				area_across(job, s, row, 1, 1, order);
-			else if (bpp == 3)
-				area_across(job, s, row, 3, 3, order);
-			else if (channels == 3)
-				area_across(job, s, row, 4, 3, order);
-			else
-				area_across(job, s, row, 4, 4, order);
-			for (c = 0; c < channels; c++)
-				for (x = 0; x < n; x++)
-					s->acc[c][x] += w * s->h[c][x];
+		hqv_area_span(p->step_y, p->oriented_height, y + r, &down);
+		/* Constant steps and channels, for the compiler. */
+		if (bpp == 1) {
+			area_down(job, s, &down, 1);
+			area_across(job, s, &down, 1, 1, order);
+		} else if (bpp == 3) {
+			area_down(job, s, &down, 3);
+			area_across(job, s, &down, 3, 3, order);
+		} else {
+			area_down(job, s, &down, 4);
+			area_across(job, s, &down, 4, channels, order);
 		}
-		for (c = 0; c < channels; c++)
-			for (x = 0; x < n; x++)
-				s->o[c][x] = (((s->acc[c][x] + 32768) >> 16) +
-					      HQV_ONE / 2) >> HQV_FRAC_BITS;
 		if (grey)
 			memcpy(hqv_row(&job->dst, 0, y + r), s->o[0], n);
 		else

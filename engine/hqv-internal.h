@@ -120,6 +120,49 @@ void hqv_scale_line(const struct hqv_job *job, const struct hqv_line *in,
 		    struct hqv_line *out);
 
 /*
+ * The area filter's box of one destination pixel along an axis
+ * (hqv-scale.c): count source pixels from first, the first weighing
+ * w_first, the last w_last (when count > 1), those between
+ * hqv_area_whole() (there are some only when the step passes a pixel);
+ * total is their sum, under 2^16.
+ */
+struct hqv_area_span {
+	uint32_t first, count;
+	uint32_t w_first, w_last, total;
+};
+
+/* Weights are overlaps >> hqv_area_shift(step): the step's top 16 bits. */
+static inline unsigned int hqv_area_shift(uint64_t step)
+{
+	unsigned int bits = 0;
+
+	for (; step; step >>= 1)
+		bits++;
+	return bits - 16;
+}
+
+static inline uint32_t hqv_area_whole(uint64_t step)
+{
+	return (uint32_t)((1ULL << 32) >> hqv_area_shift(step));
+}
+
+void hqv_area_span(uint64_t step, uint32_t n, uint32_t d,
+		   struct hqv_area_span *span);
+
+/*
+ * floor(n / d) for n < 2^63 and the inverse m = floor((2^64 - 1) / d):
+ * n * m / 2^64 falls short of n / d by less than 2n / 2^64, under one, so
+ * its floor is the quotient or one less, which the remainder tells. A
+ * multiplication where a division took tens of cycles.
+ */
+static inline uint64_t hqv_div_by(uint64_t n, uint64_t d, uint64_t m)
+{
+	uint64_t q = hqv_mulhi_u64(n, m);
+
+	return n - q * d >= d ? q + 1 : q;
+}
+
+/*
  * A direct row function: destination rows y and y + 1 straight from the
  * source, for jobs that only repack samples (hqv-direct.c); NULL when the
  * job needs the general pipeline. *scratch is set to the bytes of scratch

@@ -315,68 +315,6 @@ YUV_RGB_C(3)
 YUV_RGB_C(4)
 
 /*
- * Area sums
- */
-
-void hqv_area_sum_init(struct hqv_area_sum *k, unsigned int bpp)
-{
-	unsigned int p, b, t;
-
-	memset(k, 0, sizeof(*k));
-	for (p = 0; p < bpp; p++)
-		for (b = 0; b < bpp; b++)
-			for (t = 0; t < sizeof(k->mask[p][b]); t++)
-				k->mask[p][b][t] = (p + t) % bpp == b ? 0xff : 0;
-}
-
-static inline __attribute__((always_inline)) void
-area_sum_c(const struct hqv_row_args *a, size_t n, const size_t bpp)
-{
-	const struct hqv_area_sum *k = a->k;
-	const uint32_t *first = (const uint32_t *)a->in[0];
-	const uint32_t *count = (const uint32_t *)a->in[1];
-	size_t d, x, b;
-
-	for (d = 0; d < n; d++) {
-		const uint8_t *p = k->row + (size_t)first[d] * bpp;
-		uint32_t sum[4] = { 0, 0, 0, 0 };
-
-		for (x = 0; x < count[d]; x++)
-			for (b = 0; b < bpp; b++)
-				sum[b] += p[x * bpp + b];
-		for (b = 0; b < bpp; b++)
-			((uint32_t *)a->out[b])[d] = sum[b];
-	}
-}
-
-#define AREA_SUM_C(bpp)							\
-static size_t area_sum##bpp##_c(const struct hqv_row_args *a, size_t n)	\
-{									\
-	area_sum_c(a, n, bpp);						\
-	return n;							\
-}									\
-ROW_OP(area_sum##bpp, STEPS(4, 4), STEPS(4, 4 * (bpp > 1),		\
-					 4 * (bpp > 2), 4 * (bpp > 3)));
-
-AREA_SUM_C(1)
-AREA_SUM_C(3)
-AREA_SUM_C(4)
-
-static size_t area_div_c(const struct hqv_row_args *a, size_t n)
-{
-	const uint64_t *num = (const uint64_t *)a->in[0];
-	const uint32_t *den = (const uint32_t *)a->in[1];
-	const uint64_t *inv = (const uint64_t *)a->in[2];
-	uint16_t *out = (uint16_t *)a->out[0];
-	size_t d;
-
-	for (d = 0; d < n; d++)
-		out[d] = (uint16_t)hqv_div_by(num[d], den[d], inv[d]);
-	return n;
-}
-ROW_OP(area_div, STEPS(8, 4, 8), STEPS(2));
-
-/*
  * Byte pairs
  */
 
@@ -448,7 +386,6 @@ const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_mirror4,
 	&hqv_row_rgb3_yuv, &hqv_row_rgb4_yuv,
 	&hqv_row_yuv_rgb3, &hqv_row_yuv_rgb4,
-	&hqv_row_area_sum1, &hqv_row_area_sum3, &hqv_row_area_sum4,
-	&hqv_row_area_div, &hqv_row_pairs3, &hqv_row_pairs4,
+	&hqv_row_pairs3, &hqv_row_pairs4,
 	NULL,
 };

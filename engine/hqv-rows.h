@@ -170,53 +170,6 @@ void hqv_yuv_rgb_init(struct hqv_yuv_rgb *k, unsigned int ob,
 extern const struct hqv_row_op hqv_row_yuv_rgb3, hqv_row_yuv_rgb4;
 
 /*
- * Area scaling's sums across a source row (hqv-direct-scale.c): for each
- * unit, a destination column, the sums of its pixels' bytes over the
- * pixels in[0] (the first) and in[1] (how many) say, both uint32_t, into
- * out[b] for byte b of a pixel (uint32_t). The pixels are those of k's
- * row, whose last the columns do not pass. Named by bytes per pixel.
- */
-struct hqv_area_sum {
-	const uint8_t *row;
-	size_t pixels;
-	/*
-	 * For the SIMD entries, which sum 16 or 32 bytes at a time: byte t
-	 * of mask[p][b] is 0xff where byte t of a chunk whose first byte is
-	 * byte p of a pixel is byte b of a pixel, 0 elsewhere.
-	 */
-	uint8_t mask[4][4][32];
-};
-/* k for bpp-byte pixels; row and pixels are the caller's to set. */
-void hqv_area_sum_init(struct hqv_area_sum *k, unsigned int bpp);
-extern const struct hqv_row_op hqv_row_area_sum1, hqv_row_area_sum3,
-	hqv_row_area_sum4;
-
-/*
- * Area scaling's means (hqv-direct-scale.c): for each unit, a destination
- * column, out[0] (uint16_t) is floor(in[0] / in[1]), in[0] a uint64_t
- * below 2^52, in[1] a uint32_t from 1 to 2^31 - 1, the quotient below
- * 2^15 (a sample, code * HQV_ONE, is); in[2] is UINT64_MAX / in[1]
- * (uint64_t), which the C entry divides with (hqv_div_by()). The SIMD
- * entries divide doubles, which hold both exactly: the quotient rounded
- * is below the next integer, since the true one is at least 1 / in[1]
- * below it, more than half a double's step there. No constants.
- */
-extern const struct hqv_row_op hqv_row_area_div;
-
-/*
- * floor(n / d) for n < 2^63 and the inverse m = floor((2^64 - 1) / d):
- * n * m / 2^64 falls short of n / d by less than 2n / 2^64, under one, so
- * its floor is the quotient or one less, which the remainder tells. A
- * multiplication where a division took tens of cycles.
- */
-static inline uint64_t hqv_div_by(uint64_t n, uint64_t d, uint64_t m)
-{
-	uint64_t q = hqv_mulhi_u64(n, m);
-
-	return n - q * d >= d ? q + 1 : q;
-}
-
-/*
  * Bilinear scaling's byte pairs (hqv-direct-scale.c): for each unit x, a
  * pixel, out[j] (uint32_t, j 0 and 1) holds, from its low byte, byte a of
  * pixel x, byte a of pixel x + 1, byte b of pixel x and byte b of pixel
@@ -251,8 +204,6 @@ extern const struct hqv_row_op hqv_row_pairs3, hqv_row_pairs4;
 		hqv_mirror3_##isa, hqv_mirror4_##isa,			\
 		hqv_rgb3_yuv_##isa, hqv_rgb4_yuv_##isa,			\
 		hqv_yuv_rgb3_##isa, hqv_yuv_rgb4_##isa,			\
-		hqv_area_sum1_##isa, hqv_area_sum3_##isa,		\
-		hqv_area_sum4_##isa, hqv_area_div_##isa,		\
 		hqv_pairs3_##isa, hqv_pairs4_##isa;
 HQV_ROWS_DECLARE(ssse3)
 HQV_ROWS_DECLARE(avx2)

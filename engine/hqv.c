@@ -151,7 +151,7 @@ struct scratch {
 	struct hqv_line fetched;	/* an oriented row, oriented_width */
 	struct hqv_line scaled[2];	/* rows scaled horizontally, compose width */
 	int32_t scaled_row[2];		/* which oriented rows they hold, or -1 */
-	uint32_t *acc[4];		/* the area filter's sums, compose width */
+	uint32_t *acc[4];		/* the area filter's sums, oriented_width */
 	struct hqv_line out[2];		/* a pair of destination rows */
 };
 
@@ -199,7 +199,7 @@ static void scratch_init(struct scratch *s, const struct hqv_job *job,
 	}
 	for (i = 0; i < 4; i++) {
 		s->acc[i] = (uint32_t *)p;
-		p += acc_bytes(job->compose.width) / 4;
+		p += acc_bytes(job->plan.oriented_width) / 4;
 	}
 	for (i = 0; i < 2; i++)
 		p = line_init(&s->out[i], p, job->dst.width);
@@ -335,7 +335,7 @@ int hqv_job_prepare(struct hqv_job *job)
 			     line_bytes(tile_width(job)) +
 			     line_bytes(plan->oriented_width) +
 			     2 * line_bytes(job->compose.width) +
-			     acc_bytes(job->compose.width) +
+			     acc_bytes(plan->oriented_width) +
 			     2 * line_bytes(job->dst.width);
 	if (plan->direct && direct_scratch > plan->scratch_size)
 		plan->scratch_size = direct_scratch;
@@ -415,25 +415,33 @@ static void fetch_turned(const struct hqv_job *job, struct scratch *s,
 		memcpy(out->c[c], s->tile.c[c] + t * n, n * sizeof(uint16_t));
 }
 
+/* Oriented row j, in destination colours, oriented_width long. */
+static void oriented_row(const struct hqv_job *job, struct scratch *s,
+			 int32_t j, struct hqv_line *out)
+{
+	const struct hqv_plan *p = &job->plan;
+
+	if (job->rotation % 180)
+		fetch_turned(job, s, j, out);
+	else
+		hqv_fetch(job, s->tmp, out, p->x0 + j * p->dj_x,
+			  p->y0 + j * p->dj_y, p->di_x, p->oriented_width);
+	hqv_fill_alpha(job, out, p->oriented_width);
+	if (!p->identity)
+		hqv_color_apply(p, out, p->oriented_width);
+}
+
+/* The same, scaled across to the compose width (nearest, bilinear). */
 static void scaled_row(const struct hqv_job *job, struct scratch *s,
 		       int32_t j, struct hqv_line *out)
 {
-	const struct hqv_plan *p = &job->plan;
-	struct hqv_line *fetched = &s->fetched;
-
 	/* Unscaled lines go straight to where they are wanted. */
-	if (p->oriented_width == job->compose.width)
-		fetched = out;
-	if (job->rotation % 180)
-		fetch_turned(job, s, j, fetched);
-	else
-		hqv_fetch(job, s->tmp, fetched, p->x0 + j * p->dj_x,
-			  p->y0 + j * p->dj_y, p->di_x, p->oriented_width);
-	hqv_fill_alpha(job, fetched, p->oriented_width);
-	if (!p->identity)
-		hqv_color_apply(p, fetched, p->oriented_width);
-	if (fetched != out)
-		hqv_scale_line(job, fetched, out);
+	if (job->plan.oriented_width == job->compose.width) {
+		oriented_row(job, s, j, out);
+		return;
+	}
+	oriented_row(job, s, j, &s->fetched);
+	hqv_scale_line(job, &s->fetched, out);
 }
 
 /*
@@ -481,40 +489,51 @@ static void lerp_rows(const struct hqv_job *job, struct hqv_line *out,
 }
 
 /*
- * Area: the mean of the oriented rows that compose row y covers, each
- * weighted by its overlap. Weights are in 2^-16 and sum to exactly 65536,
- * so the sum of a channel fits 32 bits.
+ * Area: the mean of the box of oriented pixels that compose pixel (x, y)
+ * covers (hqv_area_span() across and down), each weighed by the product
+ * of its overlaps, summed whole and rounded once. Down first: each row of
+ * the box, weighed, into a sum per oriented column (under 2^30: samples
+ * under 2^14, weights summing to under 2^16), then across each box's
+ * columns (under 2^46).
  */
 static void area_rows(const struct hqv_job *job, struct scratch *s,
 		      uint32_t y, struct hqv_line *out)
 {
 	const struct hqv_plan *p = &job->plan;
-	uint64_t last = (uint64_t)p->oriented_height << 32;
-	uint64_t start = y * p->step_y, end = start + p->step_y, done = 0;
-	uint64_t span = (end < last ? end : last) - start;
-	uint32_t c, x, i, n = job->compose.width, given = 0;
+	const uint32_t whole_y = hqv_area_whole(p->step_y);
+	const uint32_t whole_x = hqv_area_whole(p->step_x);
+	uint32_t c, x, i, w, n = p->oriented_width;
+	struct hqv_area_span down, across;
 
-	if (end > last)
-		end = last;	/* the rounded-up step may pass the last row */
-
+	hqv_area_span(p->step_y, p->oriented_height, y, &down);
 	for (c = 0; c < p->channels; c++)
 		memset(s->acc[c], 0, n * sizeof(uint32_t));
-
-	for (i = start >> 32; ((uint64_t)i << 32) < end; i++) {
-		uint64_t lo = (uint64_t)i << 32, hi = lo + ONE32;
-		const struct hqv_line *row = &s->scaled[cached_row(job, s, i, -1)];
-		uint32_t w;
-
-		done += (hi < end ? hi : end) - (lo > start ? lo : start);
-		w = hqv_div_s64(done << 16, span) - given;
-		given += w;
+	for (i = 0; i < down.count; i++) {
+		w = i == 0 ? down.w_first :
+		    i == down.count - 1 ? down.w_last : whole_y;
+		oriented_row(job, s, down.first + i, &s->fetched);
 		for (c = 0; c < p->channels; c++)
 			for (x = 0; x < n; x++)
-				s->acc[c][x] += w * row->c[c][x];
+				s->acc[c][x] += w * s->fetched.c[c][x];
 	}
-	for (c = 0; c < p->channels; c++)
-		for (x = 0; x < n; x++)
-			out->c[c][x] = (s->acc[c][x] + 32768) >> 16;
+	for (x = 0; x < job->compose.width; x++) {
+		uint64_t total;
+
+		hqv_area_span(p->step_x, n, x, &across);
+		total = (uint64_t)across.total * down.total;
+		for (c = 0; c < p->channels; c++) {
+			const uint32_t *a = s->acc[c] + across.first;
+			uint64_t sum = 0;
+
+			for (i = 0; i < across.count; i++) {
+				w = i == 0 ? across.w_first :
+				    i == across.count - 1 ? across.w_last :
+				    whole_x;
+				sum += (uint64_t)w * a[i];
+			}
+			out->c[c][x] = hqv_div_u64(2 * sum + total, 2 * total);
+		}
+	}
 }
 
 /* Compose row y (relative to the compose rectangle), vertically scaled. */

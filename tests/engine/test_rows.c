@@ -34,11 +34,6 @@ static uint32_t rnd(void)
 	return rng >> 8;
 }
 
-static uint32_t rnd32(void)
-{
-	return rnd() << 16 ^ rnd();
-}
-
 static void fill_random(uint8_t *p, size_t n)
 {
 	while (n--)
@@ -115,10 +110,6 @@ static const void *make_k(const struct hqv_row_op *op, void *k)
 		hqv_yuv_rgb_init(k, ob, &c16, random_order(ob), rnd());
 		return k;
 	}
-	if (sscanf(op->name, "area_sum%1u", &ib) == 1) {
-		hqv_area_sum_init(k, ib);
-		return k;	/* its row comes with its columns */
-	}
 	if (sscanf(op->name, "pairs%1u", &ib) == 1) {
 		uint8_t channel[4];
 
@@ -151,74 +142,6 @@ static void operand_alloc(struct operand *o, int step, size_t n)
 		o->at += unit * (n ? n - 1 : 0);
 }
 
-/*
- * Area sums read the pixels their columns name: columns that move right
- * (some overlapping the one before or standing where it stands), of up to
- * 40 pixels and now and then hundreds, over a row of exactly the pixels
- * the columns reach, so that a chunk loaded past its end is read out of
- * bounds (the sanitizer lane's engine.rows sees that). Returns the row.
- */
-static uint8_t *area_columns(const struct hqv_row_op *op, void *kmem,
-			     struct operand in[], size_t n)
-{
-	struct hqv_area_sum *k = kmem;
-	uint32_t *first = (uint32_t *)in[0].at, *count = (uint32_t *)in[1].at;
-	unsigned int bpp;
-	size_t d, pos = rnd() % 5, end = 0;
-	uint8_t *row;
-
-	cr_assert_eq(sscanf(op->name, "area_sum%1u", &bpp), 1);
-	for (d = 0; d < n; d++) {
-		first[d] = pos;
-		count[d] = rnd() % 16 ? rnd() % 41 : rnd() % 400;
-		if (first[d] + count[d] > end)
-			end = first[d] + count[d];
-		pos += count[d];
-		if (count[d] && rnd() % 4 == 0)
-			pos--;
-		pos += rnd() % 4 == 0;
-	}
-	row = malloc(end * bpp + 1);
-	cr_assert_not_null(row);
-	fill_random(row, end * bpp);
-	k->row = row;
-	k->pixels = end;
-	return row;
-}
-
-/*
- * Area means' operands as their row asks: divisors from 1 to 2^31 - 1
- * (small ones, large ones, powers of two), quotients below 2^15 (0 and
- * the largest among them), remainders from 0 to the divisor less 1.
- */
-static void area_div_operands(struct operand in[], size_t n)
-{
-	uint64_t *num = (uint64_t *)in[0].at, *inv = (uint64_t *)in[2].at;
-	uint32_t *den = (uint32_t *)in[1].at;
-	size_t d;
-
-	for (d = 0; d < n; d++) {
-		uint64_t q, r;
-
-		switch (rnd() % 4) {
-		case 0:
-			den[d] = 1 + rnd() % 64;
-			break;
-		case 1:
-			den[d] = 1u << rnd() % 31;
-			break;
-		default:
-			den[d] = 1 + rnd32() % 0x7fffffffu;
-			break;
-		}
-		q = rnd() % 8 ? rnd() % 32768 : rnd() % 2 ? 32767 : 0;
-		r = rnd() % 4 ? (uint64_t)rnd32() % den[d] :
-		    rnd() % 2 ? den[d] - 1 : 0;
-		num[d] = q * den[d] + r;
-		inv[d] = UINT64_MAX / den[d];
-	}
-}
-
 /* Run op with isa's entry (through hqv_row_run()) and with C; compare. */
 static void check(const struct hqv_row_op *op, enum hqv_isa isa, size_t n)
 {
@@ -226,7 +149,6 @@ static void check(const struct hqv_row_op *op, enum hqv_isa isa, size_t n)
 	struct hqv_row_args args[2];
 	uint64_t kmem[1024];
 	const void *k = make_k(op, kmem);
-	uint8_t *area_row = NULL;
 	unsigned int i, r;
 
 	memset(in, 0, sizeof(in));
@@ -245,10 +167,6 @@ static void check(const struct hqv_row_op *op, enum hqv_isa isa, size_t n)
 		memcpy(out[1][i].mem, out[0][i].mem, out[0][i].size);
 		out[1][i].at = out[1][i].mem + (out[0][i].at - out[0][i].mem);
 	}
-	if (!strncmp(op->name, "area_sum", 8))
-		area_row = area_columns(op, kmem, in, n);
-	if (!strcmp(op->name, "area_div"))
-		area_div_operands(in, n);
 	/*
 	 * Pairs read pixel n, the last of a row of n + 1: exactly those, so
 	 * that a load past the row is read out of bounds (as above).
@@ -287,7 +205,6 @@ static void check(const struct hqv_row_op *op, enum hqv_isa isa, size_t n)
 	}
 	for (i = 0; i < HQV_ROW_INS; i++)
 		free(in[i].mem);
-	free(area_row);
 }
 
 Test(rows, every_simd_entry_matches_its_c_entry)
@@ -322,34 +239,6 @@ Test(rows, every_simd_entry_matches_its_c_entry)
 		}
 	}
 	cr_log_info("%u SIMD entries checked", tested);
-}
-
-/* The C entry of the area means, which the SIMD ones are held to, divides. */
-Test(rows, area_div_c_entry_is_the_quotient)
-{
-	enum { N = 4096 };
-	struct operand in[3];
-	struct hqv_row_args a = { 0 };
-	uint16_t out[N];
-	size_t d;
-	unsigned int i;
-
-	for (i = 0; i < 3; i++) {
-		operand_alloc(&in[i], hqv_row_area_div.in_step[i], N);
-		a.in[i] = in[i].at;
-	}
-	area_div_operands(in, N);
-	a.out[0] = (uint8_t *)out;
-	hqv_row_area_div.row[HQV_ISA_C](&a, N);
-	for (d = 0; d < N; d++) {
-		uint64_t num = ((const uint64_t *)a.in[0])[d];
-		uint32_t den = ((const uint32_t *)a.in[1])[d];
-
-		cr_assert_eq(out[d], num / den, "%" PRIu64 " / %" PRIu32
-			     " gave %u", num, den, out[d]);
-	}
-	for (i = 0; i < 3; i++)
-		free(in[i].mem);
 }
 
 Test(rows, the_isa_is_chosen_once_and_has_rows)
