@@ -230,7 +230,14 @@ int ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
 	pool->aborted = false;
 	pool->interrupted = false;
 	pool->scratch_size = need;
-	/* Those the calling thread takes: the others are not for it. */
+	/*
+	 * Those the calling thread takes: the others are not for it. A job
+	 * of one band has no point between bands to stop at: it runs as any
+	 * short call does, and a stop signal is delivered when it comes (for
+	 * a small frame that saves three system calls, a third of Python's
+	 * 160x120 convert() on a Firecracker VM).
+	 */
+	interruptible = interruptible && bands > 1;
 	stop_signals(&stop);
 	if (interruptible) {
 		int sig;
