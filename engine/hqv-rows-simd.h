@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The SIMD entries of the row functions (hqv-rows.h), written once over a
- * small set of vector operations and built three times: for SSSE3 and
- * AVX2 on x86-64 (hqv-rows-ssse3.c, hqv-rows-avx2.c, each compiled for
- * its instruction set) and for NEON on arm64 (hqv-rows-neon.c). Each C
- * file defines HQV_VEC_SSSE3, HQV_VEC_AVX2 or HQV_VEC_NEON and includes
- * this one.
+ * small set of vector operations and built four times: for SSSE3, AVX2
+ * and AVX-512BW on x86-64 (hqv-rows-ssse3.c, hqv-rows-avx2.c,
+ * hqv-rows-avx512.c, each compiled for its instruction set) and for NEON
+ * on arm64 (hqv-rows-neon.c). Each C file defines HQV_VEC_SSSE3,
+ * HQV_VEC_AVX2, HQV_VEC_AVX512 or HQV_VEC_NEON and includes this one.
  *
  * The model is a 128-bit lane, which every byte shuffle, unpack and pack
- * of SSSE3, AVX2 and NEON works within. A vector holds LANES lanes (AVX2
- * 2, the others 1), and lane l works on the l-th of LANES consecutive
+ * of SSSE3, AVX2, AVX-512BW and NEON works within. A vector holds LANES
+ * lanes (AVX-512 4, AVX2 2, the others 1), and lane l works on the l-th
+ * of LANES consecutive
  * chunks of a row: v_loadl(p, s) loads 16 bytes at p into lane 0, at
  * p + s into lane 1, and so on, and v_storel() stores the same way, so
  * that code written for one lane is right for any number (and a chunk of
@@ -18,7 +19,7 @@
  */
 #include "hqv-internal.h"
 
-#if defined(HQV_VEC_SSSE3) || defined(HQV_VEC_AVX2)
+#if defined(HQV_VEC_SSSE3) || defined(HQV_VEC_AVX2) || defined(HQV_VEC_AVX512)
 #ifdef __KERNEL__
 /* Not in the kernel: GCC's intrinsics reach for <stdlib.h> through it. */
 #define _MM_MALLOC_H_INCLUDED
@@ -150,6 +151,76 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_min16		_mm256_min_epi16
 #define v_max16		_mm256_max_epi16
 
+#elif defined(HQV_VEC_AVX512)
+#define ROW(name)	hqv_##name##_avx512
+#define LANES		4
+typedef __m512i vec;
+INLINE vec v_load(const void *p)
+{
+	return _mm512_loadu_si512(p);
+}
+INLINE void v_store(void *p, vec v)
+{
+	_mm512_storeu_si512(p, v);
+}
+INLINE vec v_loadl(const void *p, ptrdiff_t s)
+{
+	const uint8_t *b = (const uint8_t *)p;
+	vec v;
+
+	if (s == 16)
+		return v_load(p);
+	v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)b));
+	v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(b + s)), 1);
+	v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(b + 2 * s)),
+			       2);
+	return _mm512_inserti32x4(v,
+			_mm_loadu_si128((const __m128i *)(b + 3 * s)), 3);
+}
+INLINE void v_storel(void *p, ptrdiff_t s, vec v)
+{
+	uint8_t *b = (uint8_t *)p;
+
+	if (s == 16) {
+		v_store(p, v);
+		return;
+	}
+	_mm_storeu_si128((__m128i *)b, _mm512_castsi512_si128(v));
+	_mm_storeu_si128((__m128i *)(b + s), _mm512_extracti32x4_epi32(v, 1));
+	_mm_storeu_si128((__m128i *)(b + 2 * s),
+			 _mm512_extracti32x4_epi32(v, 2));
+	_mm_storeu_si128((__m128i *)(b + 3 * s),
+			 _mm512_extracti32x4_epi32(v, 3));
+}
+INLINE vec v_lane(const uint8_t c[16])
+{
+	return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)c));
+}
+#define v_shuf8		_mm512_shuffle_epi8
+#define v_or		_mm512_or_si512
+#define v_and		_mm512_and_si512
+#define v_xor		_mm512_xor_si512
+#define v_add16		_mm512_add_epi16
+#define v_sub16		_mm512_sub_epi16
+#define v_mulhrs16	_mm512_mulhrs_epi16
+#define v_srai16	_mm512_srai_epi16
+#define v_srli16	_mm512_srli_epi16
+#define v_slli16	_mm512_slli_epi16
+#define v_set1_16	_mm512_set1_epi16
+#define v_set1_8(x)	_mm512_set1_epi8((char)(x))
+#define v_zero		_mm512_setzero_si512
+#define v_packus16	_mm512_packus_epi16
+#define v_lo8		_mm512_unpacklo_epi8
+#define v_hi8		_mm512_unpackhi_epi8
+#define v_lo16		_mm512_unpacklo_epi16
+#define v_hi16		_mm512_unpackhi_epi16
+#define v_lo32		_mm512_unpacklo_epi32
+#define v_hi32		_mm512_unpackhi_epi32
+#define v_lo64		_mm512_unpacklo_epi64
+#define v_hi64		_mm512_unpackhi_epi64
+#define v_min16		_mm512_min_epi16
+#define v_max16		_mm512_max_epi16
+
 #else /* HQV_VEC_NEON */
 #define ROW(name)	hqv_##name##_neon
 #define LANES		1
@@ -212,7 +283,27 @@ INLINE vec v_lane(const uint8_t c[16])
  * 16-bit elements of a lane's 16 pixels, its halves lo and hi, stored at
  * (and loaded from) p in pixel order: lane 0's lo, its hi, lane 1's lo...
  */
-#if LANES == 2
+#if LANES == 4
+/* 128-bit lanes of lo and hi, as 64-bit element pairs: lo0 hi0 lo1 hi1... */
+INLINE void v_store_halves(void *p, vec lo, vec hi)
+{
+	const __m512i first = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0);
+	const __m512i second = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
+
+	v_store(p, _mm512_permutex2var_epi64(lo, first, hi));
+	v_store((uint8_t *)p + 64, _mm512_permutex2var_epi64(lo, second, hi));
+}
+
+INLINE void v_load_halves(const void *p, vec *lo, vec *hi)
+{
+	const __m512i even = _mm512_set_epi64(13, 12, 9, 8, 5, 4, 1, 0);
+	const __m512i odd = _mm512_set_epi64(15, 14, 11, 10, 7, 6, 3, 2);
+	vec a = v_load(p), b = v_load((const uint8_t *)p + 64);
+
+	*lo = _mm512_permutex2var_epi64(a, even, b);
+	*hi = _mm512_permutex2var_epi64(a, odd, b);
+}
+#elif LANES == 2
 INLINE void v_store_halves(void *p, vec lo, vec hi)
 {
 	v_store(p, _mm256_permute2x128_si256(lo, hi, 0x20));

@@ -14,6 +14,10 @@
 
 static enum hqv_isa isa_detect(void)
 {
+#if HQV_SIMD_AVX512
+	if (hqv_cpu_avx512() && hqv_cpu_avx2() && hqv_cpu_ssse3())
+		return HQV_ISA_AVX512;
+#endif
 #if HQV_SIMD_X86
 	if (hqv_cpu_avx2() && hqv_cpu_ssse3())
 		return HQV_ISA_AVX2;
@@ -38,46 +42,63 @@ enum hqv_isa hqv_isa_best(void)
 	return (enum hqv_isa)isa;
 }
 
+/* The set below isa that a machine with isa also has. */
+static enum hqv_isa isa_below(enum hqv_isa isa)
+{
+	/* x86's sets nest: AVX-512BW machines have AVX2, AVX2 ones SSSE3. */
+	switch (isa) {
+	case HQV_ISA_AVX512:
+		return HQV_ISA_AVX2;
+	case HQV_ISA_AVX2:
+		return HQV_ISA_SSSE3;
+	default:
+		return HQV_ISA_C;
+	}
+}
+
 hqv_row_fn *hqv_row_pick(const struct hqv_row_op *op, enum hqv_isa isa)
 {
-	/* x86's sets nest: AVX2 machines have SSSE3. */
-	if (isa == HQV_ISA_AVX2 && op->row[HQV_ISA_AVX2])
-		return op->row[HQV_ISA_AVX2];
-	if ((isa == HQV_ISA_AVX2 || isa == HQV_ISA_SSSE3) &&
-	    op->row[HQV_ISA_SSSE3])
-		return op->row[HQV_ISA_SSSE3];
-	if (isa == HQV_ISA_NEON && op->row[HQV_ISA_NEON])
-		return op->row[HQV_ISA_NEON];
-	return op->row[HQV_ISA_C];
+	while (isa != HQV_ISA_C && !op->row[isa])
+		isa = isa_below(isa);
+	return op->row[isa];
 }
 
 void hqv_row_run(const struct hqv_row_op *op, enum hqv_isa isa,
 		 const struct hqv_row_args *a, size_t n)
 {
-	hqv_row_fn *fn = hqv_row_pick(op, isa);
-	struct hqv_row_args tail;
-	size_t done;
+	struct hqv_row_args tail = *a;
+	size_t done, all = 0;
 	unsigned int i;
 
-	if (fn == op->row[HQV_ISA_C]) {
-		fn(a, n);
-		return;
+	/*
+	 * Each entry does what it can in whole vectors; the next one down
+	 * takes the tail from where they stopped, and C finishes it.
+	 */
+	for (;;) {
+		hqv_row_fn *fn = hqv_row_pick(op, isa);
+
+		done = fn(&tail, n - all);
+		all += done;
+		if (all >= n || fn == op->row[HQV_ISA_C])
+			return;
+		for (i = 0; i < HQV_ROW_INS; i++)
+			if (tail.in[i])
+				tail.in[i] += (ptrdiff_t)done * op->in_step[i];
+		for (i = 0; i < HQV_ROW_OUTS; i++)
+			if (tail.out[i])
+				tail.out[i] += (ptrdiff_t)done *
+					       op->out_step[i];
+		do
+			isa = isa_below(isa);
+		while (isa != HQV_ISA_C && op->row[isa] == fn);
 	}
-	done = fn(a, n);
-	if (done >= n)
-		return;
-	/* The C entry takes the tail, from where the vectors stopped. */
-	tail = *a;
-	for (i = 0; i < HQV_ROW_INS; i++)
-		if (tail.in[i])
-			tail.in[i] += (ptrdiff_t)done * op->in_step[i];
-	for (i = 0; i < HQV_ROW_OUTS; i++)
-		if (tail.out[i])
-			tail.out[i] += (ptrdiff_t)done * op->out_step[i];
-	op->row[HQV_ISA_C](&tail, n - done);
 }
 
-#if HQV_SIMD_X86
+#if HQV_SIMD_AVX512
+#define X86_ROWS(name)	[HQV_ISA_SSSE3] = hqv_##name##_ssse3,		\
+			[HQV_ISA_AVX2] = hqv_##name##_avx2,		\
+			[HQV_ISA_AVX512] = hqv_##name##_avx512,
+#elif HQV_SIMD_X86
 #define X86_ROWS(name)	[HQV_ISA_SSSE3] = hqv_##name##_ssse3,		\
 			[HQV_ISA_AVX2] = hqv_##name##_avx2,
 #else
@@ -89,7 +110,7 @@ void hqv_row_run(const struct hqv_row_op *op, enum hqv_isa isa,
 #define NEON_ROWS(name)
 #endif
 
-/* An operation with C, SSSE3, AVX2 and NEON entries. */
+/* An operation with C, SSSE3, AVX2, AVX-512BW and NEON entries. */
 #define ROW_OP(op, ins, outs)						\
 const struct hqv_row_op hqv_row_##op = {				\
 	.name = #op,							\

@@ -3,13 +3,15 @@
  * Row functions: the inner loops of the direct rows (hqv-direct*.c), each
  * an operation on n units of a row (pixels, pixel pairs, chroma samples),
  * written once in plain C (hqv-rows.c), the reference, and again with
- * SIMD instructions where that pays (hqv-rows-simd.h, built for SSSE3
- * and AVX2 on x86-64 and for NEON on arm64), as libyuv's row tables do.
+ * SIMD instructions where that pays (hqv-rows-simd.h, built for SSSE3,
+ * AVX2 and AVX-512BW on x86-64 and for NEON on arm64), as libyuv's row
+ * tables do.
  *
  * An operation (struct hqv_row_op) has one entry per instruction set. A
  * SIMD entry does what it can in whole vectors and returns how many units
- * it did; hqv_row_run() lets the C entry do the rest, with every operand
- * advanced by as many units, so a row of any length gives, byte for byte,
+ * it did; hqv_row_run() lets the next entry down do the rest (AVX-512's
+ * tail goes to AVX2, whose vectors are half as wide, then to C), with
+ * every operand advanced by as many units, so a row of any length gives, byte for byte,
  * what the C entry alone gives (tests/engine/test_rows.c holds every
  * entry to its C row over random rows and every tail length). The
  * instruction set is asked of the CPU once (hqv_isa_best()); each job's
@@ -31,6 +33,7 @@ enum hqv_isa {
 	HQV_ISA_C,
 	HQV_ISA_SSSE3,
 	HQV_ISA_AVX2,
+	HQV_ISA_AVX512,		/* AVX-512BW, user space only */
 	HQV_ISA_NEON,
 	HQV_ISA_COUNT,
 };
@@ -63,7 +66,7 @@ enum hqv_isa hqv_isa_best(void);
 /* The entry an operation runs with for isa: isa's, or the next best. */
 hqv_row_fn *hqv_row_pick(const struct hqv_row_op *op, enum hqv_isa isa);
 
-/* n units of op with isa's entry, its C entry finishing the row. */
+/* n units of op with isa's entry, narrower entries finishing the row. */
 void hqv_row_run(const struct hqv_row_op *op, enum hqv_isa isa,
 		 const struct hqv_row_args *a, size_t n);
 
@@ -207,6 +210,7 @@ extern const struct hqv_row_op hqv_row_pairs3, hqv_row_pairs4;
 		hqv_pairs3_##isa, hqv_pairs4_##isa;
 HQV_ROWS_DECLARE(ssse3)
 HQV_ROWS_DECLARE(avx2)
+HQV_ROWS_DECLARE(avx512)
 HQV_ROWS_DECLARE(neon)
 
 #endif /* HQV_ROWS_H */

@@ -12,3 +12,8 @@ hqv-core := hqv.o hqv-color.o hqv-deint.o hqv-direct.o hqv-direct-deint.o hqv-di
 # baseline.
 hqv-rows-x86 := hqv-rows-ssse3.o hqv-rows-avx2.o
 hqv-rows-arm64 := hqv-rows-neon.o
+# AVX-512BW entries, for user space only: the kernel module does not build
+# them, since a kernel-mode FPU section would save and restore 2 KiB of
+# AVX-512 state, and the guests that test the module (qemu's TCG) have no
+# AVX-512. The module's rows stop at AVX2.
+hqv-rows-x86-user := hqv-rows-avx512.o

@@ -45,21 +45,29 @@
 
 /*
  * The SIMD rows a build has (hqv-rows.h): on x86-64, SSSE3 and AVX2
- * (hqv-rows-ssse3.c, hqv-rows-avx2.c), which the kernel module builds
+ * (hqv-rows-ssse3.c, hqv-rows-avx2.c), and in user space AVX-512BW
+ * (hqv-rows-avx512.c, HQV_SIMD_AVX512), which the kernel module builds
  * with VHQV_SIMD (kmod/Kbuild) and calls between kernel_fpu_begin() and
  * kernel_fpu_end(); on arm64, NEON (hqv-rows-neon.c), which the module
  * builds with VHQV_SIMD too and calls between kernel_neon_begin() and
  * kernel_neon_end().
- * HQV_NO_SIMD leaves them out. hqv_cpu_ssse3() and hqv_cpu_avx2(), for
- * the file that defines HQV_CPU_DETECT, ask the CPU (and, for AVX2,
- * whether the kernel saves its registers); the answers come from data the
- * kernel, or libgcc at start-up, reads once.
+ * HQV_NO_SIMD leaves them out. hqv_cpu_ssse3(), hqv_cpu_avx2() and
+ * hqv_cpu_avx512(), for the file that defines HQV_CPU_DETECT, ask the CPU
+ * (and, for AVX2 and AVX-512, whether the kernel saves their registers);
+ * the answers come from data the kernel, or libgcc at start-up, reads
+ * once.
  */
 #if defined(__x86_64__) && !defined(HQV_NO_SIMD) && \
 	(!defined(__KERNEL__) || defined(VHQV_SIMD))
 #define HQV_SIMD_X86	1
 #else
 #define HQV_SIMD_X86	0
+#endif
+/* The kernel module's rows stop at AVX2 (hqv-sources.mk says why). */
+#if HQV_SIMD_X86 && !defined(__KERNEL__)
+#define HQV_SIMD_AVX512	1
+#else
+#define HQV_SIMD_AVX512	0
 #endif
 #if defined(__aarch64__) && !defined(HQV_NO_SIMD) && \
 	(!defined(__KERNEL__) || defined(VHQV_SIMD))
@@ -79,6 +87,8 @@
 #elif HQV_SIMD_X86 && defined(HQV_CPU_DETECT)
 #define hqv_cpu_ssse3()	__builtin_cpu_supports("ssse3")
 #define hqv_cpu_avx2()	__builtin_cpu_supports("avx2")
+/* libgcc sets avx512bw only where XCR0 says the OS saves ZMM state. */
+#define hqv_cpu_avx512() __builtin_cpu_supports("avx512bw")
 #endif
 
 /*
