@@ -379,82 +379,29 @@ chroma_ds(const uint8_t *restrict a, const uint8_t *restrict b, size_t count,
 	}
 }
 
-/*
- * The same for a packed 4:2:2 row, in one pass rather than five (luma
- * picked out, then two for each chroma channel): its groups p, its luma
- * at bytes oy and oy + 2 of each, Cb at ocb and Cr at ocr. No chroma row
- * below to mix in (3 a + a is 4 a): chroma_d(4 c) at even pixels and
- * between two samples c and c' 16 (4 c + 4 c') less the same offset, the
- * last sample's beside itself, as chroma_ds() gives. lbuf takes 2 count
- * lumas (the last from the pad at an odd width, as the stride allows).
- */
-static inline __attribute__((always_inline)) void
-packed_ds(const uint8_t *restrict p, size_t count, const size_t oy,
-	  const size_t ocb, const size_t ocr, uint8_t *restrict lbuf,
-	  int16_t *restrict dcb, int16_t *restrict dcr)
-{
-	/* d of a sample c: c << one less z; of a mean of two, half. */
-	const int16_t z = 256 << HQV_FRAC_BITS;
-	const unsigned int one = HQV_FRAC_BITS + 1, half = HQV_FRAC_BITS;
-	size_t k, last = count - 1;
-
-	for (k = 0; k < last; k++) {
-		const uint8_t *g = p + 4 * k;
-		int16_t cb = g[ocb], cr = g[ocr];
-
-		lbuf[2 * k] = g[oy];
-		lbuf[2 * k + 1] = g[oy + 2];
-		dcb[2 * k] = (int16_t)((cb << one) - z);
-		dcb[2 * k + 1] = (int16_t)(((cb + g[4 + ocb]) << half) - z);
-		dcr[2 * k] = (int16_t)((cr << one) - z);
-		dcr[2 * k + 1] = (int16_t)(((cr + g[4 + ocr]) << half) - z);
-	}
-	p += 4 * last;
-	lbuf[2 * last] = p[oy];
-	lbuf[2 * last + 1] = p[oy + 2];
-	dcb[2 * last] = dcb[2 * last + 1] = (int16_t)((p[ocb] << one) - z);
-	dcr[2 * last] = dcr[2 * last + 1] = (int16_t)((p[ocr] << one) - z);
-}
-
-/*
- * packed_ds() with the offsets of its format as constants; false: none.
- * Inlined, so that hqv_yuv_ds()'s clones vectorise it for their ISA.
- */
-static inline __attribute__((always_inline)) bool
-packed_ds_by_order(const struct hqv_format *f, const uint8_t *p, size_t count,
-		   uint8_t *lbuf, int16_t *dcb, int16_t *dcr)
-{
-	switch (f->order[0] << 8 | f->order[1] << 4 | f->order[3]) {
-	case 0x013:	/* YUYV */
-		packed_ds(p, count, 0, 1, 3, lbuf, dcb, dcr);
-		return true;
-	case 0x102:	/* UYVY */
-		packed_ds(p, count, 1, 0, 2, lbuf, dcb, dcr);
-		return true;
-	case 0x031:	/* YVYU */
-		packed_ds(p, count, 0, 3, 1, lbuf, dcb, dcr);
-		return true;
-	case 0x120:	/* VYUY */
-		packed_ds(p, count, 1, 2, 0, lbuf, dcb, dcr);
-		return true;
-	}
-	return false;
-}
-
 HQV_ROW_CLONES
 void hqv_yuv_ds(const struct hqv_job *job, uint32_t y, uint8_t *restrict lbuf,
 		uint16_t *u, int16_t *dcb, int16_t *dcr, const uint8_t **lumas)
 {
 	const size_t w = job->src.width;
 	const bool half = job->src.fmt->hsub == 2;
+	const struct hqv_packed_ds *k;
 	struct hqv_yuv_row row;
 	const uint8_t *luma;
 	size_t x;
 
 	hqv_yuv_row_init(&row, job, &job->src, y);
-	if (row.c_step == 4 && half && row.c_count &&
-	    packed_ds_by_order(job->src.fmt, row.y - job->src.fmt->order[0],
-			       row.c_count, lbuf, dcb, dcr)) {
+	/* Packed 4:2:2 in one pass rather than five (a row function). */
+	k = row.c_step == 4 && half && row.c_count ?
+	    hqv_packed_ds_k(job->src.fmt->order) : NULL;
+	if (k) {
+		struct hqv_row_args a = {
+			.in = { row.y - job->src.fmt->order[0] },
+			.out = { lbuf, (uint8_t *)dcb, (uint8_t *)dcr },
+			.k = k,
+		};
+
+		hqv_job_row(job, &hqv_row_packed_ds, &a, row.c_count);
 		*lumas = lbuf;
 		return;
 	}

@@ -732,3 +732,53 @@ INLINE size_t pairs_rows(const struct hqv_row_args *a, size_t n,
 
 ROW_ENTRY(pairs, pairs_rows, 3)
 ROW_ENTRY(pairs, pairs_rows, 4)
+
+/*
+ * Packed 4:2:2 to d: a lane makes 8 groups (16 pixels) from the 32 bytes
+ * from its first group, in halves a and b of 16, and the next group's
+ * samples from the 32 bytes one group on (na, nb), which the row must
+ * have: the row's last group is the C entry's. d of a sample is
+ * color_d8()'s, here of bytes moved to the high byte of 16-bit lanes; the
+ * mean of two d, each a multiple of 2^(HQV_FRAC_BITS + 1), is exact.
+ */
+INLINE void packed_d(vec a, vec b, vec na, vec nb, vec m0, vec m1,
+		     uint8_t *out, size_t x)
+{
+	vec d = v_srai16(v_or(v_shuf8(a, m0), v_shuf8(b, m1)),
+			 7 - HQV_FRAC_BITS);
+	vec dn = v_srai16(v_or(v_shuf8(na, m0), v_shuf8(nb, m1)),
+			  7 - HQV_FRAC_BITS);
+	vec odd = v_srai16(v_add16(d, dn), 1);
+
+	v_store_halves(out + 4 * x, v_lo16(d, odd), v_hi16(d, odd));
+}
+
+size_t ROW(packed_ds)(const struct hqv_row_args *a, size_t n)
+{
+	const struct hqv_packed_ds *k = a->k;
+	const size_t px = 8 * LANES;
+	const uint8_t *in = a->in[0];
+	const vec flip = v_set1_8(0x80);
+	vec ly[2], cb[2], cr[2];
+	size_t x, h;
+
+	for (h = 0; h < 2; h++) {
+		ly[h] = v_lane(k->luma[h]);
+		cb[h] = v_lane(k->cb[h]);
+		cr[h] = v_lane(k->cr[h]);
+	}
+	for (x = 0; x + px < n; x += px) {
+		const uint8_t *p = in + 4 * x;
+		vec a0 = v_loadl(p, 32), b0 = v_loadl(p + 16, 32);
+		vec na = v_xor(v_loadl(p + 4, 32), flip);
+		vec nb = v_xor(v_loadl(p + 20, 32), flip);
+
+		v_storel(a->out[0] + 2 * x, 16,
+			 v_or(v_shuf8(a0, ly[0]), v_shuf8(b0, ly[1])));
+		a0 = v_xor(a0, flip);
+		b0 = v_xor(b0, flip);
+		packed_d(a0, b0, na, nb, cb[0], cb[1], a->out[1], x);
+		packed_d(a0, b0, na, nb, cr[0], cr[1], a->out[2], x);
+	}
+	return x;
+}

@@ -400,6 +400,81 @@ ROW_OP(pairs##ib, STEPS(ib), STEPS(4, 4));
 PAIRS_C(3)
 PAIRS_C(4)
 
+/*
+ * Packed 4:2:2 to d
+ */
+
+#define X	0x80
+#define PDS(oy, ocb, ocr) {						\
+	oy, ocb, ocr,							\
+	{ { oy, oy + 2, oy + 4, oy + 6, oy + 8, oy + 10, oy + 12,	\
+	    oy + 14, X, X, X, X, X, X, X, X },				\
+	  { X, X, X, X, X, X, X, X, oy, oy + 2, oy + 4, oy + 6,	\
+	    oy + 8, oy + 10, oy + 12, oy + 14 } },			\
+	{ PDS_C0(ocb), PDS_C1(ocb) }, { PDS_C0(ocr), PDS_C1(ocr) } }
+#define PDS_C0(o)	{ X, o, X, o + 4, X, o + 8, X, o + 12,		\
+			  X, X, X, X, X, X, X, X }
+#define PDS_C1(o)	{ X, X, X, X, X, X, X, X,			\
+			  X, o, X, o + 4, X, o + 8, X, o + 12 }
+
+/* YUYV, UYVY, YVYU, VYUY: luma, Cb and Cr offsets in a group. */
+static const struct hqv_packed_ds packed_ds_orders[] = {
+	PDS(0, 1, 3), PDS(1, 0, 2), PDS(0, 3, 1), PDS(1, 2, 0),
+};
+#undef PDS_C1
+#undef PDS_C0
+#undef PDS
+#undef X
+
+const struct hqv_packed_ds *hqv_packed_ds_k(const uint8_t order[4])
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(packed_ds_orders) / sizeof(*packed_ds_orders);
+	     i++)
+		if (packed_ds_orders[i].oy == order[0] &&
+		    packed_ds_orders[i].ocb == order[1] &&
+		    packed_ds_orders[i].ocr == order[3])
+			return &packed_ds_orders[i];
+	return NULL;
+}
+
+/* d of a sample c: c << one less z; of a mean of two, half. */
+static size_t packed_ds_c(const struct hqv_row_args *a, size_t n)
+{
+	const struct hqv_packed_ds *k = a->k;
+	const size_t oy = k->oy, ocb = k->ocb, ocr = k->ocr;
+	const uint8_t *restrict p = a->in[0];
+	uint8_t *restrict lbuf = a->out[0];
+	int16_t *restrict dcb = (int16_t *)a->out[1];
+	int16_t *restrict dcr = (int16_t *)a->out[2];
+	const int16_t z = 256 << HQV_FRAC_BITS;
+	const unsigned int one = HQV_FRAC_BITS + 1, half = HQV_FRAC_BITS;
+	size_t x, last;
+
+	if (!n)
+		return 0;
+	last = n - 1;
+	for (x = 0; x < last; x++) {
+		const uint8_t *g = p + 4 * x;
+		int16_t cb = g[ocb], cr = g[ocr];
+
+		lbuf[2 * x] = g[oy];
+		lbuf[2 * x + 1] = g[oy + 2];
+		dcb[2 * x] = (int16_t)((cb << one) - z);
+		dcb[2 * x + 1] = (int16_t)(((cb + g[4 + ocb]) << half) - z);
+		dcr[2 * x] = (int16_t)((cr << one) - z);
+		dcr[2 * x + 1] = (int16_t)(((cr + g[4 + ocr]) << half) - z);
+	}
+	p += 4 * last;
+	lbuf[2 * last] = p[oy];
+	lbuf[2 * last + 1] = p[oy + 2];
+	dcb[2 * last] = dcb[2 * last + 1] = (int16_t)((p[ocb] << one) - z);
+	dcr[2 * last] = dcr[2 * last + 1] = (int16_t)((p[ocr] << one) - z);
+	return n;
+}
+ROW_OP(packed_ds, STEPS(4), STEPS(2, 4, 4));
+
 const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_shuffle33, &hqv_row_shuffle44, &hqv_row_shuffle34,
 	&hqv_row_shuffle43,
@@ -408,5 +483,6 @@ const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_rgb3_yuv, &hqv_row_rgb4_yuv,
 	&hqv_row_yuv_rgb3, &hqv_row_yuv_rgb4,
 	&hqv_row_pairs3, &hqv_row_pairs4,
+	&hqv_row_packed_ds,
 	NULL,
 };

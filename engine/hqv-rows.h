@@ -197,6 +197,29 @@ void hqv_pairs_init(struct hqv_pairs *k, unsigned int ib,
 extern const struct hqv_row_op hqv_row_pairs3, hqv_row_pairs4;
 
 /*
+ * A packed 4:2:2 row to the colour step's inputs (hqv_yuv_ds(),
+ * hqv-direct.c): a unit is a group of two pixels, 4 bytes with luma at
+ * oy and oy + 2, Cb at ocb and Cr at ocr. out[0] takes the two lumas,
+ * out[1] and out[2] each pixel's d (int16_t, hqv_color_in_code()) of Cb
+ * and of Cr: the group's own sample at the even pixel and the mean of it
+ * and the next group's at the odd one; the row's last group, with none
+ * after it, its own at both (docs/engine.md, step 2).
+ */
+struct hqv_packed_ds {
+	uint8_t oy, ocb, ocr;
+	/*
+	 * For the SIMD entries, which make a lane's 8 groups from its 32
+	 * bytes in two halves of 16: byte t of the lane's lumas is byte
+	 * luma[h][t] of half h (0x80 in the other); Cb's 16-bit lane w has
+	 * the sample, byte cb[h][2 w + 1] of half h, as its high byte.
+	 */
+	uint8_t luma[2][16], cb[2][16], cr[2][16];
+};
+/* k of a packed 4:2:2 format's order (struct hqv_format), or NULL. */
+const struct hqv_packed_ds *hqv_packed_ds_k(const uint8_t order[4]);
+extern const struct hqv_row_op hqv_row_packed_ds;
+
+/*
  * The entries built for each instruction set (hqv-rows-simd.h); the
  * tables in hqv-rows.c name those that exist for the target.
  */
@@ -207,7 +230,8 @@ extern const struct hqv_row_op hqv_row_pairs3, hqv_row_pairs4;
 		hqv_mirror3_##isa, hqv_mirror4_##isa,			\
 		hqv_rgb3_yuv_##isa, hqv_rgb4_yuv_##isa,			\
 		hqv_yuv_rgb3_##isa, hqv_yuv_rgb4_##isa,			\
-		hqv_pairs3_##isa, hqv_pairs4_##isa;
+		hqv_pairs3_##isa, hqv_pairs4_##isa,			\
+		hqv_packed_ds_##isa;
 HQV_ROWS_DECLARE(ssse3)
 HQV_ROWS_DECLARE(avx2)
 HQV_ROWS_DECLARE(avx512)

@@ -119,7 +119,20 @@ static const void *make_k(const struct hqv_row_op *op, void *k)
 		hqv_pairs_init(k, ib, channel);
 		return k;
 	}
-	return NULL;
+	if (!strcmp(op->name, "packed_ds")) {
+		/* YUYV, UYVY, YVYU, VYUY (struct hqv_format's order). */
+		static const uint8_t orders[4][4] = {
+			{ 0, 1, 2, 3 }, { 1, 0, 3, 2 }, { 0, 3, 2, 1 },
+			{ 1, 2, 3, 0 },
+		};
+		const struct hqv_packed_ds *pk =
+			hqv_packed_ds_k(orders[rnd() % 4]);
+
+		cr_assert_not_null(pk);
+		memcpy(k, pk, sizeof(*pk));
+		return k;
+	}
+	return NULL;	/* mirrors: none */
 }
 
 struct operand {
