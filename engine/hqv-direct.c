@@ -421,10 +421,16 @@ void hqv_yuv_ds(const struct hqv_job *job, uint32_t y, uint8_t *restrict lbuf,
 		break;
 	case 2:
 		if (half) {
-			chroma_ds(row.cb[0], row.cb[1], row.c_count, 2, true,
-				  u, dcb);
-			chroma_ds(row.cr[0], row.cr[1], row.c_count, 2, true,
-				  u, dcr);
+			/* Both channels a row function, from the pairs' first. */
+			const bool cb_first = row.cb[0] < row.cr[0];
+			struct hqv_row_args a = {
+				.in = { cb_first ? row.cb[0] : row.cr[0],
+					cb_first ? row.cb[1] : row.cr[1] },
+				.out = { (uint8_t *)(cb_first ? dcb : dcr),
+					 (uint8_t *)(cb_first ? dcr : dcb) },
+			};
+
+			hqv_job_row(job, &hqv_row_semi_ds, &a, row.c_count);
 		} else {
 			chroma_ds(row.cb[0], row.cb[1], row.c_count, 2, false,
 				  u, dcb);

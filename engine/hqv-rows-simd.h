@@ -782,3 +782,55 @@ size_t ROW(packed_ds)(const struct hqv_row_args *a, size_t n)
 	}
 	return x;
 }
+
+/*
+ * Semi-planar chroma to d: a lane makes 8 sites (16 pixels of each
+ * channel) from 16 bytes of each row, and the next site's from the 16
+ * bytes one site on, which the row must have: its last site is the C
+ * entry's. Sums and d are 16-bit (u at most 1020, 32 u at most 32640).
+ */
+INLINE void semi_u(const uint8_t *pa, const uint8_t *pb, vec *lo, vec *hi)
+{
+	vec a = v_loadl(pa, 16), b = v_loadl(pb, 16);
+	vec al = v_lo8(a, v_zero()), ah = v_hi8(a, v_zero());
+
+	*lo = v_add16(v_add16(v_slli16(al, 1), al), v_lo8(b, v_zero()));
+	*hi = v_add16(v_add16(v_slli16(ah, 1), ah), v_hi8(b, v_zero()));
+}
+
+/* Pixels of the sites' first (*c0) and second (*c1) bytes, from e, o. */
+INLINE void semi_split(vec e, vec o, vec pick, vec *c0, vec *c1)
+{
+	/* 32-bit elements: first, second, first, second byte's pixel pairs. */
+	vec p = v_shuf8(v_lo16(e, o), pick), q = v_shuf8(v_hi16(e, o), pick);
+
+	*c0 = v_lo64(p, q);
+	*c1 = v_hi64(p, q);
+}
+
+size_t ROW(semi_ds)(const struct hqv_row_args *a, size_t n)
+{
+	static const uint8_t order[16] = { 0, 1, 2, 3, 8, 9, 10, 11,
+					   4, 5, 6, 7, 12, 13, 14, 15 };
+	const size_t px = 8 * LANES;
+	const vec pick = v_lane(order), z = v_set1_16(256 << HQV_FRAC_BITS);
+	size_t x;
+
+	for (x = 0; x + px < n; x += px) {
+		const uint8_t *pa = a->in[0] + 2 * x, *pb = a->in[1] + 2 * x;
+		vec u[2], un[2], c0[2], c1[2];
+		unsigned int h;
+
+		semi_u(pa, pb, &u[0], &u[1]);
+		semi_u(pa + 2, pb + 2, &un[0], &un[1]);
+		for (h = 0; h < 2; h++) {
+			vec e = v_sub16(v_slli16(u[h], 5), z);
+			vec o = v_sub16(v_slli16(v_add16(u[h], un[h]), 4), z);
+
+			semi_split(e, o, pick, &c0[h], &c1[h]);
+		}
+		v_store_halves(a->out[0] + 4 * x, c0[0], c0[1]);
+		v_store_halves(a->out[1] + 4 * x, c1[0], c1[1]);
+	}
+	return x;
+}

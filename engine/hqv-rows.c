@@ -475,6 +475,29 @@ static size_t packed_ds_c(const struct hqv_row_args *a, size_t n)
 }
 ROW_OP(packed_ds, STEPS(4), STEPS(2, 4, 4));
 
+static size_t semi_ds_c(const struct hqv_row_args *a, size_t n)
+{
+	const uint8_t *restrict pa = a->in[0], *restrict pb = a->in[1];
+	const int16_t z = 256 << HQV_FRAC_BITS;
+	size_t x;
+	unsigned int c;
+
+	for (c = 0; c < 2; c++) {
+		int16_t *restrict d = (int16_t *)a->out[c];
+
+		for (x = 0; x < n; x++) {
+			int u = 3 * pa[2 * x + c] + pb[2 * x + c];
+			int next = x + 1 < n ?
+				   3 * pa[2 * x + 2 + c] + pb[2 * x + 2 + c] : u;
+
+			d[2 * x] = (int16_t)(32 * u - z);
+			d[2 * x + 1] = (int16_t)(16 * (u + next) - z);
+		}
+	}
+	return n;
+}
+ROW_OP(semi_ds, STEPS(2, 2), STEPS(4, 4));
+
 const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_shuffle33, &hqv_row_shuffle44, &hqv_row_shuffle34,
 	&hqv_row_shuffle43,
@@ -483,6 +506,6 @@ const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_rgb3_yuv, &hqv_row_rgb4_yuv,
 	&hqv_row_yuv_rgb3, &hqv_row_yuv_rgb4,
 	&hqv_row_pairs3, &hqv_row_pairs4,
-	&hqv_row_packed_ds,
+	&hqv_row_packed_ds, &hqv_row_semi_ds,
 	NULL,
 };

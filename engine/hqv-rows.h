@@ -220,6 +220,18 @@ const struct hqv_packed_ds *hqv_packed_ds_k(const uint8_t order[4]);
 extern const struct hqv_row_op hqv_row_packed_ds;
 
 /*
+ * A semi-planar chroma row subsampled across (NV12, NV21, NV16, NV61) to
+ * the colour step's inputs (hqv_yuv_ds()): a unit is a pair of samples
+ * (the two bytes of a chroma site), in[0] this chroma row's, in[1] its
+ * neighbour's (the same row where chroma is not subsampled down). Of
+ * each byte of the pair, u = 3 a + b (step 2), and out[0] (first byte)
+ * and out[1] (second) take each pixel's d (int16_t): 32 u - 2^(8 +
+ * HQV_FRAC_BITS) at the even pixel, 16 (u + u') less the same at the odd
+ * one, u' the next site's (the row's last site: its own). No constants.
+ */
+extern const struct hqv_row_op hqv_row_semi_ds;
+
+/*
  * The entries built for each instruction set (hqv-rows-simd.h); the
  * tables in hqv-rows.c name those that exist for the target.
  */
@@ -231,7 +243,7 @@ extern const struct hqv_row_op hqv_row_packed_ds;
 		hqv_rgb3_yuv_##isa, hqv_rgb4_yuv_##isa,			\
 		hqv_yuv_rgb3_##isa, hqv_yuv_rgb4_##isa,			\
 		hqv_pairs3_##isa, hqv_pairs4_##isa,			\
-		hqv_packed_ds_##isa;
+		hqv_packed_ds_##isa, hqv_semi_ds_##isa;
 HQV_ROWS_DECLARE(ssse3)
 HQV_ROWS_DECLARE(avx2)
 HQV_ROWS_DECLARE(avx512)
