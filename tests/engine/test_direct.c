@@ -252,11 +252,13 @@ static const struct direct_case cases[] = {
 	AREA("RGB24", 1920, 1080, 1366, 768),
 	AREA("XRGB32", 1000, 62, 17, 9),
 	/*
-	 * Whole boxes (whole-number steps): 2x1, 2x3, 4x2, 12x3, the largest
-	 * box they take (255x256 pixels), and past it (257 rows, 300x256
-	 * pixels), which weigh.
+	 * Whole boxes (whole-number steps): 2x1, 2x3, 4x2, 12x3, 5x13 (an odd
+	 * count of pixels over 64, where the rounding's h is not N / 2), the
+	 * largest box they take (255x256 pixels), and past it (257 rows,
+	 * 300x256 pixels), which weigh.
 	 */
 	AREA("GREY", 38, 12, 19, 12),
+	AREA("RGB24", 640, 260, 128, 20),
 	AREA("XBGR32", 38, 12, 19, 4),
 	AREA("ARGB32", 40, 12, 10, 6),
 	AREA("BGR24", 36, 12, 3, 4),
