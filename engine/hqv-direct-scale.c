@@ -682,6 +682,14 @@ struct area_state {
 	uint16_t *sum;		/* per byte of a row: whole rows, added */
 	uint32_t *acc;		/* per byte of a row: a box's rows, weighed */
 	uint8_t *o[4];		/* a destination row, per channel */
+	/*
+	 * Whole boxes (area_whole()): per column, the magic multiplier and
+	 * shift that divide by its box's pixels, for boxes of whole_rows
+	 * rows (0: not made yet).
+	 */
+	uint32_t *magic;
+	uint8_t *magic_shift;
+	uint32_t whole_rows;
 };
 
 /* Whole rows a 16-bit sum of bytes takes at a time: 256 * 255 < 2^16. */
@@ -704,6 +712,8 @@ static size_t area_layout(const struct hqv_job *job, struct area_state *s)
 	TAKE(s->acc, bytes);
 	for (c = 0; c < 4; c++)
 		TAKE(s->o[c], n);
+	TAKE(s->magic, n);
+	TAKE(s->magic_shift, n);
 	return at;
 }
 
@@ -826,6 +836,124 @@ area_across(const struct hqv_job *job, struct area_state *s,
 	}
 }
 
+/*
+ * Whole boxes: where both steps are whole numbers of pixels, every pixel
+ * of a box weighs whole (hqv_area_span()), so the weights cancel and a
+ * box of N pixels whose bytes sum to S gives, for area_across()'s
+ * sample floor((2 HQV_ONE S + N) / 2N) rounded to a code value,
+ * floor((S + h) / N) with h = floor((HQV_ONE + 1) N / (2 HQV_ONE)): the
+ * same bytes from 16-bit row sums and a 32-bit column sum, with no
+ * weights and one division by a multiplication. That takes boxes of at
+ * most AREA_SUM_ROWS rows and under 2^16 pixels (S + h < 2^24).
+ */
+static bool area_whole(const struct hqv_job *job)
+{
+	const uint64_t sx = job->plan.step_x, sy = job->plan.step_y;
+
+	return !(uint32_t)sx && !(uint32_t)sy && sy >> 32 <= AREA_SUM_ROWS &&
+	       (sx >> 32) * (sy >> 32) < 1u << 16;
+}
+
+/*
+ * floor(v / N) = (v * magic) >> shift for v < 2^24 (Granlund and
+ * Montgomery): magic = ceil(2^(24 + l) / N), 2^l the least power of two
+ * not under N, so magic < 2^25 + 1 and the product fits 64 bits.
+ */
+static void area_magic(const struct hqv_job *job, struct area_state *s,
+		       uint32_t rows)
+{
+	uint32_t d, pixels, l;
+
+	for (d = 0; d < job->compose.width; d++) {
+		pixels = s->count[d] * rows;
+		for (l = 0; (1u << l) < pixels; l++)
+			;
+		s->magic[d] = (uint32_t)hqv_div_u64((1ULL << (24 + l)) +
+						    pixels - 1, pixels);
+		s->magic_shift[d] = (uint8_t)(24 + l);
+	}
+	s->whole_rows = rows;
+}
+
+/* s->sum = the crop rows of box down added, per byte, two at a time. */
+static inline __attribute__((always_inline)) void
+area_down_whole(const struct hqv_job *job, struct area_state *s,
+		const struct hqv_area_span *down, const size_t bpp)
+{
+	const size_t bytes = (size_t)job->crop.width * bpp;
+	uint16_t *restrict sum = s->sum;
+	const uint8_t *restrict p = area_src(job, down->first, bpp);
+	const uint8_t *restrict q;
+	uint32_t i = 1;
+	size_t x;
+
+	if (down->count == 1) {
+		for (x = 0; x < bytes; x++)
+			sum[x] = p[x];
+	} else {
+		q = area_src(job, down->first + 1, bpp);
+		for (x = 0; x < bytes; x++)
+			sum[x] = (uint16_t)(p[x] + q[x]);
+		i = 2;
+	}
+	for (; i + 1 < down->count; i += 2) {
+		p = area_src(job, down->first + i, bpp);
+		q = area_src(job, down->first + i + 1, bpp);
+		for (x = 0; x < bytes; x++)
+			sum[x] += (uint16_t)(p[x] + q[x]);
+	}
+	if (i < down->count) {
+		p = area_src(job, down->first + i, bpp);
+		for (x = 0; x < bytes; x++)
+			sum[x] += p[x];
+	}
+}
+
+/* Destination row channels from s->sum, each column's box added across. */
+static inline __attribute__((always_inline)) void
+area_across_whole(const struct hqv_job *job, struct area_state *s,
+		  const struct hqv_area_span *down, const size_t bpp,
+		  const unsigned int channels, const uint8_t *order)
+{
+	const uint16_t *restrict sum = s->sum;
+	uint32_t d, i, half, t[4];
+	size_t b;
+	unsigned int c;
+
+	if (s->whole_rows != down->count)
+		area_magic(job, s, down->count);
+	for (d = 0; d < job->compose.width; d++) {
+		const uint16_t *a = sum + (size_t)s->first[d] * bpp;
+		const uint32_t count = s->count[d];
+
+		half = (HQV_ONE + 1) * count * down->count / (2 * HQV_ONE);
+		for (b = 0; b < bpp; b++)
+			t[b] = half;
+		for (i = 0; i < count; i++)
+			for (b = 0; b < bpp; b++)
+				t[b] += a[i * bpp + b];
+		for (c = 0; c < channels; c++)
+			s->o[c][d] = (uint8_t)(((uint64_t)t[order[c]] *
+						s->magic[d]) >>
+					       s->magic_shift[d]);
+	}
+}
+
+/* One destination row: constant steps and channels, for the compiler. */
+static inline __attribute__((always_inline)) void
+area_row(const struct hqv_job *job, struct area_state *s,
+	 const struct hqv_area_span *down, const size_t bpp,
+	 const unsigned int channels, const uint8_t *order, bool whole)
+{
+	if (whole) {
+		area_down_whole(job, s, down, bpp);
+		area_across_whole(job, s, down, bpp, channels, order);
+	} else {
+		area_down(job, s, down, bpp);
+		area_across(job, s, down, bpp, channels, order);
+	}
+}
+
 static HQV_ROW_CLONES void
 area_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 {
@@ -839,28 +967,25 @@ area_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 	const size_t bpp = fmt->bytes_per_group[0], n = job->compose.width;
 	const uint8_t *order = grey ? grey_order : fmt->order;
 	struct hqv_area_span down;
+	const bool whole = area_whole(job);
 	uint32_t r;
 
 	if (band->fresh) {
 		area_layout(job, s);
 		area_columns(job, s);
 		memset(s->o[3], 0xff, n);
+		s->whole_rows = 0;
 		band->fresh = false;
 	}
 
 	for (r = 0; r < 2; r++) {
 		hqv_area_span(p->step_y, p->oriented_height, y + r, &down);
-		/* Constant steps and channels, for the compiler. */
-		if (bpp == 1) {
-			area_down(job, s, &down, 1);
-			area_across(job, s, &down, 1, 1, order);
-		} else if (bpp == 3) {
-			area_down(job, s, &down, 3);
-			area_across(job, s, &down, 3, 3, order);
-		} else {
-			area_down(job, s, &down, 4);
-			area_across(job, s, &down, 4, channels, order);
-		}
+		if (bpp == 1)
+			area_row(job, s, &down, 1, 1, order, whole);
+		else if (bpp == 3)
+			area_row(job, s, &down, 3, 3, order, whole);
+		else
+			area_row(job, s, &down, 4, channels, order, whole);
 		if (grey)
 			memcpy(hqv_row(&job->dst, 0, y + r), s->o[0], n);
 		else

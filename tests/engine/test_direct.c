@@ -12,6 +12,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "frames.h"
 #include "hqv-rows.h"
@@ -250,6 +251,20 @@ static const struct direct_case cases[] = {
 	AREA("RGB24", 1920, 1080, 160, 120),
 	AREA("RGB24", 1920, 1080, 1366, 768),
 	AREA("XRGB32", 1000, 62, 17, 9),
+	/*
+	 * Whole boxes (whole-number steps): 2x1, 2x3, 4x2, 12x3, 5x13 (an odd
+	 * count of pixels over 64, where the rounding's h is not N / 2), the
+	 * largest box they take (255x256 pixels), and past it (257 rows,
+	 * 300x256 pixels), which weigh.
+	 */
+	AREA("GREY", 38, 12, 19, 12),
+	AREA("RGB24", 640, 260, 128, 20),
+	AREA("XBGR32", 38, 12, 19, 4),
+	AREA("ARGB32", 40, 12, 10, 6),
+	AREA("BGR24", 36, 12, 3, 4),
+	AREA("GREY", 510, 512, 2, 2),
+	AREA("GREY", 514, 514, 2, 2),
+	AREA("GREY", 600, 256, 2, 1),
 	{ "RGB24", "RGB24", 38, 12, 9, 5, .scaler = HQV_SCALER_AREA,
 	  .crop = { 3, 1, 29, 9 } },
 	{ "GREY", "GREY", 38, 12, 40, 14, .scaler = HQV_SCALER_AREA,
@@ -520,6 +535,44 @@ Test(direct, every_direct_row_matches_the_general_pipeline)
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		run_case(&cases[i]);
+}
+
+/*
+ * A white source puts whole boxes' sums at their bounds (255 times the
+ * box's pixels): the largest box the direct row adds without weights, and
+ * the benchmark's 12x9, give white.
+ */
+Test(direct, whole_boxes_of_white_give_white)
+{
+	static const struct direct_case white[] = {
+		AREA("GREY", 510, 512, 2, 2),
+		AREA("RGB24", 1920, 1080, 160, 120),
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(white); i++) {
+		const struct direct_case *c = &white[i];
+		struct hqv_job job = { .scaler = c->scaler };
+		size_t bytes = (size_t)c->dst_width *
+			       (strcmp(c->src, "GREY") ? 3 : 1);
+
+		image_alloc(&job.src, c->src, c->width, c->height, 0);
+		image_alloc(&job.dst, c->dst, c->dst_width, c->dst_height, 0);
+		image_fill_byte(&job.src, 0xff);
+		image_fill_byte(&job.dst, 0);
+		engine_run(&job, BAND_ROWS);
+		cr_assert_not_null(job.plan.direct, "%s takes a direct row",
+				   c->src);
+		for (uint32_t y = 0; y < c->dst_height; y++) {
+			const uint8_t *row = job.dst.planes[0] +
+				(size_t)y * job.dst.bytesperline[0];
+
+			for (size_t x = 0; x < bytes; x++)
+				cr_assert_eq(row[x], 0xff, "%s %ux%u: byte %zu "
+					     "of row %u", c->src, c->width,
+					     c->height, x, y);
+		}
+		job_free(&job);
+	}
 }
 
 /*
