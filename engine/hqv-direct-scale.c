@@ -65,8 +65,8 @@ struct scale_state {
 	uint16_t *h[2][4];	/* slots: rows scaled across, per channel */
 	uint16_t *l[2][2];	/* chroma of rows y, y + 1 (or the sum), down */
 	uint8_t *c[2];		/* a destination chroma row, Cb and Cr */
-	uint8_t *o[4];		/* an R'G'B' destination row, per channel */
 	struct hqv_pairs pairs;	/* R'G'B': the channels' byte pairs */
+	struct hqv_vtap down;	/* luma or R'G'B': the vertical taps */
 };
 
 static size_t round32(size_t n)
@@ -109,8 +109,6 @@ static size_t layout(const struct hqv_job *job, struct scale_state *s)
 			TAKE(s->l[i][c], n + 1);
 	for (c = 0; c < 2; c++)
 		TAKE(s->c[c], n);
-	for (c = 0; c < 4; c++)
-		TAKE(s->o[c], n);
 	return at;
 }
 
@@ -479,16 +477,30 @@ slot_of(const struct hqv_job *job, struct scale_state *s, uint32_t j, int keep)
 	return i;
 }
 
-/* Luma: the vertical tap, then rounding to a code value, in one shift. */
+/*
+ * Luma or the R'G'B' channels of slots a and b: the vertical tap, then
+ * rounding to a code value, in one shift (the vtap rows, hqv-rows.h), into
+ * destination row y. layout() takes a slot's channels one after another,
+ * so that each is the same bytes after the one before.
+ */
 static inline __attribute__((always_inline)) void
-luma_down(const uint16_t *restrict a, const uint16_t *restrict b, uint32_t g,
-	  uint8_t *restrict out, size_t n)
+luma_down(const struct hqv_job *job, struct scale_state *s, unsigned int a,
+	  unsigned int b, uint32_t g, uint32_t y)
 {
-	const uint32_t ga = 65536 - g;
-	size_t x;
+	const struct hqv_format *fmt = job->dst.fmt;
+	const struct hqv_row_op *op = fmt->family != HQV_FAMILY_RGB ?
+		&hqv_row_vtap1 : fmt->bytes_per_group[0] == 3 ?
+		&hqv_row_vtap3 : &hqv_row_vtap4;
+	const struct hqv_row_args args = {
+		.in = { (const uint8_t *)s->h[a][0],
+			(const uint8_t *)s->h[b][0] },
+		.out = { hqv_row(&job->dst, 0, y) },
+		.in_pitch = (uint8_t *)s->h[0][1] - (uint8_t *)s->h[0][0],
+		.k = &s->down,
+	};
 
-	for (x = 0; x < n; x++)
-		out[x] = (a[x] * ga + b[x] * g + 32768 + (32 << 16)) >> 22;
+	s->down.g = g;
+	hqv_job_row(job, op, &args, job->compose.width);
 }
 
 /*
@@ -578,12 +590,12 @@ chroma_store(const struct hqv_job *job, struct scale_state *s, uint32_t row,
 static HQV_ROW_CLONES void
 bilinear_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 {
+	static const uint8_t grey_order[3] = { 0, 1, 2 };
 	const struct hqv_format *fmt = job->dst.fmt;
 	const struct hqv_plan *p = &job->plan;
 	struct scale_state *s = band->scratch;
 	const bool grey = fmt->family == HQV_FAMILY_GREY;
 	const bool rgb = fmt->family == HQV_FAMILY_RGB;
-	const unsigned int rgb_channels = hqv_format_has_alpha(fmt) ? 4 : 3;
 	const bool vsub = fmt->vsub == 2;
 	const bool average_h = fmt->hsub == 2 && !p->chroma_copy_h;
 	const bool average_v = vsub && !p->chroma_copy_v;
@@ -595,9 +607,13 @@ bilinear_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 		layout(job, s);
 		make_taps(job, &s->taps[0], 1, false, job->src.width);
 		if (rgb) {
-			memset(s->o[3], 0xff, n);
 			rgb_pairs_init(job, s);
-		} else if (!grey) {
+			hqv_vtap_init(&s->down, fmt->bytes_per_group[0],
+				      fmt->order, hqv_format_has_alpha(fmt));
+		} else {
+			hqv_vtap_init(&s->down, 1, grey_order, false);
+		}
+		if (!rgb && !grey) {
 			make_taps(job, &s->taps[1], fmt->hsub,
 				  !p->chroma_copy_h,
 				  hqv_plane_groups(fmt, 1, job->src.width));
@@ -629,16 +645,8 @@ bilinear_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 			a = slot_of(job, s, j, -1);
 			b = g ? slot_of(job, s, j + 1, a) : a;
 		}
-		if (rgb) {
-			for (c = 0; c < rgb_channels; c++)
-				luma_down(s->h[a][c], s->h[b][c], g, s->o[c],
-					  n);
-			rgb_store(fmt, s->o, hqv_row(&job->dst, 0, yr), n);
-			continue;
-		}
-		luma_down(s->h[a][0], s->h[b][0], g, hqv_row(&job->dst, 0, yr),
-			  n);
-		if (grey || (vsub && r && !average_v))
+		luma_down(job, s, a, b, g, yr);
+		if (rgb || grey || (vsub && r && !average_v))
 			continue;
 		for (c = 0; c < 2; c++)
 			chroma_down(s->h[a][c + 1], s->h[b][c + 1], g,

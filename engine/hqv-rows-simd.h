@@ -41,6 +41,7 @@
  * The vector operations. Bytes are unsigned, 16-bit lanes signed unless
  * said otherwise; unpacking interleaves the low (lo) or high (hi) halves
  * of two lanes' elements, packing saturates 16-bit to unsigned bytes.
+ * mulhi and mullo are the high and low halves of 16-bit products.
  */
 #if defined(HQV_VEC_SSSE3)
 #define ROW(name)	hqv_##name##_ssse3
@@ -73,6 +74,8 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_add16		_mm_add_epi16
 #define v_sub16		_mm_sub_epi16
 #define v_mulhrs16	_mm_mulhrs_epi16
+#define v_mulhi16	_mm_mulhi_epi16
+#define v_mullo16	_mm_mullo_epi16
 #define v_srai16	_mm_srai_epi16
 #define v_srli16	_mm_srli_epi16
 #define v_slli16	_mm_slli_epi16
@@ -133,6 +136,8 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_add16		_mm256_add_epi16
 #define v_sub16		_mm256_sub_epi16
 #define v_mulhrs16	_mm256_mulhrs_epi16
+#define v_mulhi16	_mm256_mulhi_epi16
+#define v_mullo16	_mm256_mullo_epi16
 #define v_srai16	_mm256_srai_epi16
 #define v_srli16	_mm256_srli_epi16
 #define v_slli16	_mm256_slli_epi16
@@ -203,6 +208,8 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_add16		_mm512_add_epi16
 #define v_sub16		_mm512_sub_epi16
 #define v_mulhrs16	_mm512_mulhrs_epi16
+#define v_mulhi16	_mm512_mulhi_epi16
+#define v_mullo16	_mm512_mullo_epi16
 #define v_srai16	_mm512_srai_epi16
 #define v_srli16	_mm512_srli_epi16
 #define v_slli16	_mm512_slli_epi16
@@ -258,6 +265,12 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_sub16(a, b)	B8(vsubq_s16(S16(a), S16(b)))
 /* (2ab + 2^15) >> 16 = (ab + 2^14) >> 15: pmulhrsw, never saturating here. */
 #define v_mulhrs16(a, b) B8(vqrdmulhq_s16(S16(a), S16(b)))
+/* The high halves of the 32-bit products: their odd 16-bit elements. */
+#define v_mulhi16(a, b)	B8(vuzp2q_s16(					\
+	vreinterpretq_s16_s32(vmull_s16(vget_low_s16(S16(a)),		\
+					vget_low_s16(S16(b)))),		\
+	vreinterpretq_s16_s32(vmull_high_s16(S16(a), S16(b)))))
+#define v_mullo16(a, b)	B8(vmulq_s16(S16(a), S16(b)))
 #define v_srai16(a, n)	B8(vshrq_n_s16(S16(a), n))
 #define v_srli16(a, n)	BU(vshrq_n_u16(U16(a), n))
 #define v_slli16(a, n)	B8(vshlq_n_s16(S16(a), n))
@@ -634,10 +647,35 @@ INLINE void yuv_rgb_lean(const struct color_vecs *cv, const vec dl[2],
 }
 
 /*
- * Y'CbCr to R'G'B': R, G, B and extra bytes of a lane's 16 pixels are
- * interleaved into four vectors of R, G, B, extra pixels, which the
- * shuffles above put into the output's order and size.
+ * A lane's 16 pixels from their channels (ch[0-2] R, G, B, ch[3] extra,
+ * bytes) into out (ob bytes a pixel): interleaved into four vectors of
+ * R, G, B, extra pixels, which the shuffles above (m, an hqv_shuffle's
+ * masks from 4-byte pixels) put into the output's order and size.
  */
+INLINE void rgbx_store(uint8_t *out, const vec ch[4], vec m[4][4],
+		       const size_t ob)
+{
+	vec rg, bx, p[4], o;
+	size_t i, j;
+
+	rg = v_lo8(ch[0], ch[1]);
+	bx = v_lo8(ch[2], ch[3]);
+	p[0] = v_lo16(rg, bx);
+	p[1] = v_hi16(rg, bx);
+	rg = v_hi8(ch[0], ch[1]);
+	bx = v_hi8(ch[2], ch[3]);
+	p[2] = v_lo16(rg, bx);
+	p[3] = v_hi16(rg, bx);
+	for (j = 0; j < ob; j++) {
+		o = v_zero();
+		for (i = 0; i < 4; i++)
+			if (shuffle_meets(4, ob, j, i))
+				o = v_or(o, v_shuf8(p[i], m[j][i]));
+		v_storel(out + 16 * j, 16 * ob, o);
+	}
+}
+
+/* Y'CbCr to R'G'B': R, G and B codes, and the extra byte, stored. */
 INLINE size_t yuv_rgb_rows(const struct hqv_row_args *a, size_t n,
 			   const size_t ob)
 {
@@ -656,7 +694,7 @@ INLINE size_t yuv_rgb_rows(const struct hqv_row_args *a, size_t n,
 		for (i = 0; i < 4; i++)
 			m[j][i] = v_lane(k->out.mask[j][i]);
 	for (x = 0; x + px <= n; x += px) {
-		vec l = v_loadl(luma + x, 16), ch[3], rg, bx, p[4], o;
+		vec l = v_loadl(luma + x, 16), ch[4];
 		vec dl[2], dcb[2], dcr[2];
 		unsigned int c;
 
@@ -671,21 +709,8 @@ INLINE size_t yuv_rgb_rows(const struct hqv_row_args *a, size_t n,
 					color_sum(&cv, c, dl[0], dcb[0], dcr[0]),
 					color_sum(&cv, c, dl[1], dcb[1], dcr[1]));
 		}
-		rg = v_lo8(ch[0], ch[1]);
-		bx = v_lo8(ch[2], extra);
-		p[0] = v_lo16(rg, bx);
-		p[1] = v_hi16(rg, bx);
-		rg = v_hi8(ch[0], ch[1]);
-		bx = v_hi8(ch[2], extra);
-		p[2] = v_lo16(rg, bx);
-		p[3] = v_hi16(rg, bx);
-		for (j = 0; j < ob; j++) {
-			o = v_zero();
-			for (i = 0; i < 4; i++)
-				if (shuffle_meets(4, ob, j, i))
-					o = v_or(o, v_shuf8(p[i], m[j][i]));
-			v_storel(out + ob * x + 16 * j, 16 * ob, o);
-		}
+		ch[3] = extra;
+		rgbx_store(out + ob * x, ch, m, ob);
 	}
 	return x;
 }
@@ -834,3 +859,62 @@ size_t ROW(semi_ds)(const struct hqv_row_args *a, size_t n)
 	}
 	return x;
 }
+
+/*
+ * Bilinear scaling's vertical pass: a + round(d g / 2^16), d = b - a, is
+ * a + h + (l >= 2^15), h and l the high and low halves of d g, then
+ * rounded to a code (>> 6). pmulhw takes g as signed: for g >= 2^15 that
+ * is g - 2^16, whose high half is d less than d g's.
+ */
+INLINE vec vtap_codes16(vec a, vec b, vec g, vec g_high, vec half)
+{
+	vec d = v_sub16(b, a);
+	vec h = v_add16(v_mulhi16(d, g), v_and(d, g_high));
+	vec r = v_sub16(h, v_srai16(v_mullo16(d, g), 15));
+
+	return v_srli16(v_add16(v_add16(a, half), r), 6);
+}
+
+INLINE size_t vtap_rows(const struct hqv_row_args *a, size_t n,
+			const size_t ob)
+{
+	const struct hqv_vtap *k = a->k;
+	const size_t px = 16 * LANES;
+	const unsigned int channels = ob == 1 ? 1 :
+				      ob == 3 || !k->alpha ? 3 : 4;
+	const vec g = v_set1_16((int16_t)k->g);
+	const vec g_high = v_set1_16(k->g >= 32768 ? -1 : 0);
+	const vec half = v_set1_16(32);
+	const uint8_t *ra = a->in[0], *rb = a->in[1];
+	const ptrdiff_t pitch = a->in_pitch;
+	uint8_t *out = a->out[0];
+	vec m[4][4];
+	size_t x, i, j;
+	unsigned int c;
+
+	for (j = 0; j < ob; j++)
+		for (i = 0; i < 4; i++)
+			m[j][i] = v_lane(k->out.mask[j][i]);
+	for (x = 0; x + px <= n; x += px) {
+		vec ch[4];
+
+		ch[3] = v_set1_8(0xff);
+		for (c = 0; c < channels; c++) {
+			vec alo, ahi, blo, bhi;
+
+			v_load_halves(ra + c * pitch + 2 * x, &alo, &ahi);
+			v_load_halves(rb + c * pitch + 2 * x, &blo, &bhi);
+			ch[c] = v_packus16(vtap_codes16(alo, blo, g, g_high, half),
+					   vtap_codes16(ahi, bhi, g, g_high, half));
+		}
+		if (ob == 1)
+			v_storel(out + x, 16, ch[0]);
+		else
+			rgbx_store(out + ob * x, ch, m, ob);
+	}
+	return x;
+}
+
+ROW_ENTRY(vtap, vtap_rows, 1)
+ROW_ENTRY(vtap, vtap_rows, 3)
+ROW_ENTRY(vtap, vtap_rows, 4)

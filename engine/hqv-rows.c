@@ -498,6 +498,69 @@ static size_t semi_ds_c(const struct hqv_row_args *a, size_t n)
 }
 ROW_OP(semi_ds, STEPS(2, 2), STEPS(4, 4));
 
+/*
+ * Bilinear scaling's vertical pass
+ */
+
+void hqv_vtap_init(struct hqv_vtap *k, unsigned int ob, const uint8_t order[3],
+		   bool alpha)
+{
+	uint8_t map[4] = { 3, 3, 3, 3 };
+	unsigned int i;
+
+	memset(k, 0, sizeof(*k));
+	memcpy(k->order, order, 3);
+	/* The byte the three channels leave in a 4-byte pixel. */
+	k->order[3] = ob == 4 ? 6 - order[0] - order[1] - order[2] : 0;
+	k->alpha = alpha;
+	for (i = 0; i < ob; i++)
+		map[k->order[i]] = i;
+	hqv_shuffle_init(&k->out, 4, ob == 1 ? 4 : ob, map, 0);
+}
+
+static inline __attribute__((always_inline)) uint8_t
+vtap_code(uint32_t a, uint32_t b, uint32_t g)
+{
+	return (a * (65536 - g) + b * g + 32768 + (32 << 16)) >> 22;
+}
+
+static inline __attribute__((always_inline)) void
+vtap_c(const struct hqv_row_args *a, size_t n, const size_t ob)
+{
+	const struct hqv_vtap *k = a->k;
+	const unsigned int channels = ob == 1 ? 1 : ob == 3 || !k->alpha ? 3 : 4;
+	const uint32_t g = k->g;
+	uint8_t *restrict out = a->out[0];
+	size_t x;
+	unsigned int c;
+
+	for (c = 0; c < channels; c++) {
+		const uint16_t *restrict ra =
+			(const uint16_t *)(a->in[0] + c * a->in_pitch);
+		const uint16_t *restrict rb =
+			(const uint16_t *)(a->in[1] + c * a->in_pitch);
+		const unsigned int at = k->order[c];
+
+		for (x = 0; x < n; x++)
+			out[ob * x + at] = vtap_code(ra[x], rb[x], g);
+	}
+	if (ob == 4 && channels == 3)
+		for (x = 0; x < n; x++)
+			out[4 * x + k->order[3]] = 0xff;
+}
+
+#define VTAP_C(ob)							\
+static size_t vtap##ob##_c(const struct hqv_row_args *a, size_t n)	\
+{									\
+	vtap_c(a, n, ob);						\
+	return n;							\
+}									\
+ROW_OP(vtap##ob, STEPS(2, 2), STEPS(ob));
+
+VTAP_C(1)
+VTAP_C(3)
+VTAP_C(4)
+
 const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_shuffle33, &hqv_row_shuffle44, &hqv_row_shuffle34,
 	&hqv_row_shuffle43,
@@ -507,5 +570,6 @@ const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_yuv_rgb3, &hqv_row_yuv_rgb4,
 	&hqv_row_pairs3, &hqv_row_pairs4,
 	&hqv_row_packed_ds, &hqv_row_semi_ds,
+	&hqv_row_vtap1, &hqv_row_vtap3, &hqv_row_vtap4,
 	NULL,
 };

@@ -232,6 +232,32 @@ extern const struct hqv_row_op hqv_row_packed_ds;
 extern const struct hqv_row_op hqv_row_semi_ds;
 
 /*
+ * Bilinear scaling's vertical pass (hqv-direct-scale.c): channel c of
+ * rows a and b, uint16_t samples of code values with 6 fractional bits
+ * (at most 255 << 6), channel c of row a at in[0] + c in_pitch and of row b
+ * at in[1] + c in_pitch, weighed 65536 - g and g and rounded to a code,
+ * (a (65536 - g) + b g + 2^15 + 2^21) >> 22, into byte order[c] of each
+ * out[0] pixel: channels 0-2 (0 alone for 1-byte pixels), and 3, alpha,
+ * into a 4-byte pixel's fourth byte (order[3]), or 0xff there without
+ * alpha. Named by output bytes per pixel; a unit is a pixel.
+ *
+ * It is a + round((b - a) g / 2^16), a code with 6 fractional bits,
+ * rounded: 16-bit lanes do it exactly with the high and low halves of
+ * one product, where the 32-bit products of the sum need twice the lanes.
+ */
+struct hqv_vtap {
+	uint16_t g;		/* row b's weight, in 65536ths */
+	uint8_t order[4];
+	bool alpha;
+	/* For the SIMD entries: pixels of channels 0-3 to out's order. */
+	struct hqv_shuffle out;
+};
+/* k for ob-byte pixels, channels at order, with or without alpha; g 0. */
+void hqv_vtap_init(struct hqv_vtap *k, unsigned int ob, const uint8_t order[3],
+		   bool alpha);
+extern const struct hqv_row_op hqv_row_vtap1, hqv_row_vtap3, hqv_row_vtap4;
+
+/*
  * The entries built for each instruction set (hqv-rows-simd.h); the
  * tables in hqv-rows.c name those that exist for the target.
  */
@@ -243,7 +269,8 @@ extern const struct hqv_row_op hqv_row_semi_ds;
 		hqv_rgb3_yuv_##isa, hqv_rgb4_yuv_##isa,			\
 		hqv_yuv_rgb3_##isa, hqv_yuv_rgb4_##isa,			\
 		hqv_pairs3_##isa, hqv_pairs4_##isa,			\
-		hqv_packed_ds_##isa, hqv_semi_ds_##isa;
+		hqv_packed_ds_##isa, hqv_semi_ds_##isa,			\
+		hqv_vtap1_##isa, hqv_vtap3_##isa, hqv_vtap4_##isa;
 HQV_ROWS_DECLARE(ssse3)
 HQV_ROWS_DECLARE(avx2)
 HQV_ROWS_DECLARE(avx512)

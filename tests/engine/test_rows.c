@@ -132,6 +132,17 @@ static const void *make_k(const struct hqv_row_op *op, void *k)
 		memcpy(k, pk, sizeof(*pk));
 		return k;
 	}
+	if (sscanf(op->name, "vtap%1u", &ob) == 1) {
+		static const uint8_t grey[3] = { 0, 1, 2 };
+		struct hqv_vtap *v = k;
+
+		/* 1-byte pixels: channel 0 alone, into byte 0. */
+		hqv_vtap_init(v, ob, ob == 1 ? grey : random_order(ob),
+			      rnd() % 2);
+		/* Now and then a weight at either end, or at a half. */
+		v->g = rnd() % 4 ? rnd() : rnd() % 3 * 32768 % 65536;
+		return k;
+	}
 	return NULL;	/* mirrors: none */
 }
 
@@ -192,6 +203,24 @@ static void check(const struct hqv_row_op *op, enum hqv_isa isa, size_t n)
 		fill_random(in[0].mem, in[0].size);
 		in[0].at = in[0].mem;
 	}
+	/*
+	 * Vertical taps read 4 channels of samples a row: every channel of
+	 * n units and padding, in_pitch apart, its samples codes with 6
+	 * fractional bits.
+	 */
+	if (!strncmp(op->name, "vtap", 4))
+		for (i = 0; i < 2; i++) {
+			uint16_t *v;
+			size_t u;
+
+			free(in[i].mem);
+			operand_alloc(&in[i], 2, 4 * (n + 2 * PAD_UNITS));
+			v = (uint16_t *)(in[i].mem + GUARD);
+			for (u = 0; u < 4 * (n + 2 * PAD_UNITS); u++)
+				v[u] %= (255 << 6) + 1;
+			args[0].in_pitch = args[1].in_pitch =
+				2 * (n + 2 * PAD_UNITS);
+		}
 	for (r = 0; r < 2; r++) {
 		for (i = 0; i < HQV_ROW_INS; i++)
 			args[r].in[i] = in[i].at;
