@@ -404,10 +404,12 @@ size_t ROW(shuffle##ib##ob)(const struct hqv_row_args *a, size_t n)	\
 {									\
 	return shuffle_rows(a, n, ib, ob);				\
 }
+#if LANES < 4	/* no AVX-512BW entry (hqv-rows.c, ROW_OP_256) */
 SHUFFLE(3, 3)
 SHUFFLE(4, 4)
 SHUFFLE(3, 4)
 SHUFFLE(4, 3)
+#endif
 
 /*
  * Mirroring: a lane reverses the groups in 16 bytes, 5 of them for 3-byte
