@@ -56,8 +56,9 @@ tap(int32_t left, int32_t right, int32_t wb)
 struct scale_state {
 	int32_t row[2];		/* source rows the slots hold, or -1 */
 	struct taps taps[2];	/* luma, chroma (the same for 4:4:4) */
-	uint32_t *yy;		/* a source luma row, as byte pairs */
-	uint32_t *cc;		/* Cb and Cr, or two luma rows, as pairs */
+	uint8_t *table;		/* luma's taps for the htap1 row */
+	uint32_t *yy;		/* R'G'B': B (and alpha), as byte pairs */
+	uint32_t *cc;		/* Cb and Cr, or R and G, as pairs */
 	uint32_t *sum[SUM_ROWS][2];	/* chroma rows' taps, Cb and Cr */
 	const uint8_t *sum_row[SUM_ROWS];	/* Cb of its row, or NULL */
 	uint32_t sum_age[SUM_ROWS];	/* sums_made when it was summed */
@@ -95,6 +96,7 @@ static size_t layout(const struct hqv_job *job, struct scale_state *s)
 		TAKE(s->taps[i].idx, n);
 		TAKE(s->taps[i].wb, n);
 	}
+	TAKE(s->table, HQV_HTAP_TABLE_BYTES(n));
 	TAKE(s->yy, w);
 	TAKE(s->cc, w);
 	for (i = 0; i < SUM_ROWS; i++)
@@ -174,27 +176,33 @@ static void make_taps(const struct hqv_job *job, struct taps *t,
 }
 
 /*
- * Luma bytes in pairs, y[x] and y[x + 1] (taps never pair the last), in
- * 32-bit words: GCC vectorises loads through an index of those, not of
- * 16-bit ones. (R'G'B' channels: the pairs rows, rgb_across().)
+ * A luma row y scaled across into out, in 4:4:4 samples with 6 fractional
+ * bits: (4 Y' wa + 4 Y'' wb + 4096) >> 13 with the 4 taken out of the
+ * shift, by the htap1 row (hqv-rows.h).
  */
 static inline __attribute__((always_inline)) void
-luma_pairs(const uint8_t *restrict y, uint32_t *restrict yy, size_t n)
+luma_across(const struct hqv_job *job, const struct scale_state *s,
+	    const uint8_t *y, uint16_t *out)
 {
-	size_t x;
+	const struct hqv_htap k = { .row = y };
+	const struct hqv_row_args a = {
+		.in = { (const uint8_t *)s->taps[0].idx,
+			(const uint8_t *)s->taps[0].wb, s->table },
+		.out = { (uint8_t *)out },
+		.k = &k,
+	};
 
-	for (x = 0; x + 1 < n; x++)
-		yy[x] = y[x] | y[x + 1] << 8;
+	hqv_job_row(job, &hqv_row_htap1, &a, job->compose.width);
 }
 
 /*
- * A luma row scaled across, in 4:4:4 samples with 6 fractional bits:
- * (4 Y' wa + 4 Y'' wb + 4096) >> 13 with the 4 taken out of the shift.
- * yy[k] holds both samples of a tap, so each column loads one word.
+ * An R'G'B' channel scaled across as luma is, from its bytes in pairs,
+ * channel[x] and channel[x + 1] in 32-bit words (the pairs rows,
+ * rgb_across()): each column loads one word.
  */
 static inline __attribute__((always_inline)) void
-luma_across(const uint32_t *restrict yy, const struct taps *t,
-	    uint16_t *restrict out, size_t n)
+channel_across(const uint32_t *restrict yy, const struct taps *t,
+	       uint16_t *restrict out, size_t n)
 {
 	const int32_t *restrict idx = t->idx;
 	const int32_t *restrict wb = t->wb;
@@ -210,7 +218,7 @@ luma_across(const uint32_t *restrict yy, const struct taps *t,
 /*
  * Two rows of bytes in pairs, a byte each, so that one load serves two
  * rows with the same taps: p[k], p[k + 1], q[k], q[k + 1]. p and q are Cb
- * and Cr of a chroma row (step 1 planar, 2 semi-planar) or two luma rows.
+ * and Cr of a chroma row (step 1 planar, 2 semi-planar), or R and G.
  * Made as two 16-bit halves, GCC widens fewer lanes.
  */
 static inline __attribute__((always_inline)) void
@@ -227,9 +235,9 @@ pairs_of_two(const uint8_t *restrict p, const uint8_t *restrict q,
 	}
 }
 
-/* Two luma rows scaled across, from pairs_of_two(), as luma_across(). */
+/* Two R'G'B' channels scaled across, from pairs_of_two() bytes. */
 static inline __attribute__((always_inline)) void
-luma_across_two(const uint32_t *restrict pq, const struct taps *t,
+channel_across_two(const uint32_t *restrict pq, const struct taps *t,
 		uint16_t *restrict p_out, uint16_t *restrict q_out, size_t n)
 {
 	const int32_t *restrict idx = t->idx;
@@ -353,12 +361,12 @@ rgb_across(const struct hqv_job *job, struct scale_state *s, unsigned int i,
 
 	hqv_job_row(job, step == 3 ? &hqv_row_pairs3 : &hqv_row_pairs4, &a,
 		    w - 1);
-	luma_across_two(s->cc, &s->taps[0], s->h[i][0], s->h[i][1], n);
+	channel_across_two(s->cc, &s->taps[0], s->h[i][0], s->h[i][1], n);
 	if (hqv_format_has_alpha(job->src.fmt))
-		luma_across_two(s->yy, &s->taps[0], s->h[i][2], s->h[i][3],
-				n);
+		channel_across_two(s->yy, &s->taps[0], s->h[i][2],
+				   s->h[i][3], n);
 	else
-		luma_across(s->yy, &s->taps[0], s->h[i][2], n);
+		channel_across(s->yy, &s->taps[0], s->h[i][2], n);
 }
 
 /* Source row j of the crop, its R'G'B' channels scaled across, into slot i. */
@@ -423,16 +431,14 @@ fill_slot(const struct hqv_job *job, struct scale_state *s, unsigned int i,
 		fill_rgb_slot(job, s, i, j);
 		return;
 	}
-	luma_pairs(hqv_row(&job->src, 0, job->crop.top + j), s->yy,
-		   job->src.width);
-	luma_across(s->yy, &s->taps[0], s->h[i][0], job->compose.width);
+	luma_across(job, s, hqv_row(&job->src, 0, job->crop.top + j),
+		    s->h[i][0]);
 	if (job->src.fmt->family != HQV_FAMILY_GREY)
 		fill_chroma(job, s, i, j);
 }
 
 /*
- * Source rows j and j + 1 into slots 0 and 1: the luma of both through
- * one load per column, as Cb and Cr share theirs.
+ * Source rows j and j + 1 into slots 0 and 1.
  */
 static inline __attribute__((always_inline)) void
 fill_slots(const struct hqv_job *job, struct scale_state *s, uint32_t j)
@@ -446,10 +452,8 @@ fill_slots(const struct hqv_job *job, struct scale_state *s, uint32_t j)
 		fill_rgb_slot(job, s, 1, j + 1);
 		return;
 	}
-	pairs_of_two(hqv_row(&job->src, 0, row), hqv_row(&job->src, 0, row + 1),
-		     1, s->cc, job->src.width);
-	luma_across_two(s->cc, &s->taps[0], s->h[0][0], s->h[1][0],
-			job->compose.width);
+	luma_across(job, s, hqv_row(&job->src, 0, row), s->h[0][0]);
+	luma_across(job, s, hqv_row(&job->src, 0, row + 1), s->h[1][0]);
 	if (job->src.fmt->family != HQV_FAMILY_GREY) {
 		fill_chroma(job, s, 0, j);
 		fill_chroma(job, s, 1, j + 1);
@@ -606,6 +610,8 @@ bilinear_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 	if (band->fresh) {
 		layout(job, s);
 		make_taps(job, &s->taps[0], 1, false, job->src.width);
+		hqv_htap_table(s->table, s->taps[0].idx, s->taps[0].wb, n,
+			       job->src.width);
 		if (rgb) {
 			rgb_pairs_init(job, s);
 			hqv_vtap_init(&s->down, fmt->bytes_per_group[0],

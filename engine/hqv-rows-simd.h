@@ -868,13 +868,17 @@ size_t ROW(semi_ds)(const struct hqv_row_args *a, size_t n)
  * rounded to a code (>> 6). pmulhw takes g as signed: for g >= 2^15 that
  * is g - 2^16, whose high half is d less than d g's.
  */
-INLINE vec vtap_codes16(vec a, vec b, vec g, vec g_high, vec half)
+INLINE vec lerp16(vec a, vec b, vec g, vec g_high)
 {
 	vec d = v_sub16(b, a);
 	vec h = v_add16(v_mulhi16(d, g), v_and(d, g_high));
-	vec r = v_sub16(h, v_srai16(v_mullo16(d, g), 15));
 
-	return v_srli16(v_add16(v_add16(a, half), r), 6);
+	return v_add16(a, v_sub16(h, v_srai16(v_mullo16(d, g), 15)));
+}
+
+INLINE vec vtap_codes16(vec a, vec b, vec g, vec g_high, vec half)
+{
+	return v_srli16(v_add16(lerp16(a, b, g, g_high), half), 6);
 }
 
 INLINE size_t vtap_rows(const struct hqv_row_args *a, size_t n,
@@ -920,3 +924,57 @@ INLINE size_t vtap_rows(const struct hqv_row_args *a, size_t n,
 ROW_ENTRY(vtap, vtap_rows, 1)
 ROW_ENTRY(vtap, vtap_rows, 3)
 ROW_ENTRY(vtap, vtap_rows, 4)
+
+/*
+ * Bilinear scaling's horizontal pass: each lane's 16 bytes of the row from
+ * its first column's byte, shuffled into p and q of its 8 columns (16-bit
+ * lanes), then vtap's arithmetic without the rounding to a code. Columns
+ * the table says do not fit are left to the entry below.
+ */
+INLINE vec htap_window(const uint8_t *row, const int32_t *idx)
+{
+#if LANES == 4
+	__m512i v = _mm512_castsi128_si512(
+		_mm_loadu_si128((const __m128i *)(row + idx[0])));
+
+	v = _mm512_inserti32x4(v,
+		_mm_loadu_si128((const __m128i *)(row + idx[8])), 1);
+	v = _mm512_inserti32x4(v,
+		_mm_loadu_si128((const __m128i *)(row + idx[16])), 2);
+	return _mm512_inserti32x4(v,
+		_mm_loadu_si128((const __m128i *)(row + idx[24])), 3);
+#elif LANES == 2
+	return _mm256_inserti128_si256(_mm256_castsi128_si256(
+		_mm_loadu_si128((const __m128i *)(row + idx[0]))),
+		_mm_loadu_si128((const __m128i *)(row + idx[8])), 1);
+#else
+	return v_load(row + idx[0]);
+#endif
+}
+
+INLINE size_t htap_rows(const struct hqv_row_args *a, size_t n,
+			const size_t channels)
+{
+	const uint8_t *row = ((const struct hqv_htap *)a->k)->row;
+	const int32_t *idx = (const int32_t *)a->in[0];
+	const uint8_t *t = a->in[2];
+	uint8_t *out = a->out[0];
+	size_t x, l;
+
+	for (x = 0; x + 8 * LANES <= n; x += 8 * LANES) {
+		const uint8_t *b = t + 6 * x;
+		vec src, p, q, g;
+
+		for (l = 0; l < LANES; l++)
+			if (b[48 * l] == 0xff)
+				return x;
+		src = htap_window(row, idx + x);
+		p = v_slli16(v_shuf8(src, v_loadl(b, 48)), 6);
+		q = v_slli16(v_shuf8(src, v_loadl(b + 16, 48)), 6);
+		g = v_loadl(b + 32, 48);
+		v_store(out + 2 * x, lerp16(p, q, g, v_srai16(g, 15)));
+	}
+	return x;
+}
+
+ROW_ENTRY(htap, htap_rows, 1)

@@ -575,6 +575,55 @@ VTAP_C(1)
 VTAP_C(3)
 VTAP_C(4)
 
+/*
+ * Bilinear scaling's horizontal pass
+ */
+
+void hqv_htap_table(uint8_t *table, const int32_t *idx, const int32_t *wb,
+		    size_t n, size_t width)
+{
+	size_t b, l;
+
+	for (b = 0; b < n; b += 8) {
+		uint8_t *t = table + 6 * b;
+		int64_t s = idx[b];
+		bool fit = b + 8 <= n && s + 16 <= (int64_t)width;
+
+		for (l = 0; fit && l < 8; l++)
+			fit = idx[b + l] >= s && idx[b + l] - s <= 14 &&
+			      wb[b + l] < (1 << 17);
+		if (!fit) {
+			memset(t, 0xff, 48);
+			continue;
+		}
+		for (l = 0; l < 8; l++) {
+			uint16_t g = wb[b + l] >> 1;
+
+			t[2 * l] = idx[b + l] - s;
+			t[16 + 2 * l] = idx[b + l] - s + 1;
+			t[2 * l + 1] = t[16 + 2 * l + 1] = 0x80;
+			memcpy(t + 32 + 2 * l, &g, 2);
+		}
+	}
+}
+
+static size_t htap1_c(const struct hqv_row_args *a, size_t n)
+{
+	const uint8_t *restrict row = ((const struct hqv_htap *)a->k)->row;
+	const int32_t *restrict idx = (const int32_t *)a->in[0];
+	const int32_t *restrict wb = (const int32_t *)a->in[1];
+	uint16_t *restrict out = (uint16_t *)a->out[0];
+	size_t d;
+
+	for (d = 0; d < n; d++) {
+		int32_t p = row[idx[d]], q = row[idx[d] + 1];
+
+		out[d] = (uint32_t)((p << 17) + (q - p) * wb[d] + 1024) >> 11;
+	}
+	return n;
+}
+ROW_OP(htap1, STEPS(4, 4, 6), STEPS(2));
+
 const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_shuffle33, &hqv_row_shuffle44, &hqv_row_shuffle34,
 	&hqv_row_shuffle43,
@@ -585,5 +634,6 @@ const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_pairs3, &hqv_row_pairs4,
 	&hqv_row_packed_ds, &hqv_row_semi_ds,
 	&hqv_row_vtap1, &hqv_row_vtap3, &hqv_row_vtap4,
+	&hqv_row_htap1,
 	NULL,
 };

@@ -258,6 +258,36 @@ void hqv_vtap_init(struct hqv_vtap *k, unsigned int ob, const uint8_t order[3],
 extern const struct hqv_row_op hqv_row_vtap1, hqv_row_vtap3, hqv_row_vtap4;
 
 /*
+ * Bilinear scaling's horizontal pass, one channel (hqv-direct-scale.c):
+ * for each unit d, a destination column, out[0] (uint16_t) takes
+ * ((p << 17) + (q - p) wb + 1024) >> 11, p and q bytes i and i + 1 of the
+ * source row k->row, i = in[0][d] and wb = in[1][d] (int32_t, wb even,
+ * 0 to 2^17): a code with 6 fractional bits, p (65536 - wb / 2) + q wb / 2
+ * in 65536ths, rounded. in[2] is the SIMD entries' table of the same taps
+ * (hqv_htap_table()), made for a row of n units from its first.
+ *
+ * It is the vertical pass's a + round((b - a) g / 2^16) with a = p << 6,
+ * b = q << 6 and g = wb / 2, and the SIMD entries do it as vtap's do:
+ * each 128-bit lane takes 8 columns whose bytes lie in 16 of the row,
+ * gathered with one shuffle each for p and q.
+ */
+struct hqv_htap {
+	const uint8_t *row;
+};
+/*
+ * The table, 6 bytes a unit (HQV_HTAP_TABLE_BYTES()): for each 8 columns
+ * from the first, 16 bytes of shuffle for p (byte 2 l of column l: i less
+ * the first column's i; byte 2 l + 1: 0x80, none), 16 for q, and 8 g of
+ * 16 bits; all 0xff bytes where the 8 do not fit: past n, wb 2^17, bytes
+ * i and i + 1 not all within the 16 from the first's i, or those past
+ * width, the row's bytes. The SIMD entries stop at such columns.
+ */
+#define HQV_HTAP_TABLE_BYTES(n)	(6 * (((n) + 7) & ~(size_t)7))
+void hqv_htap_table(uint8_t *table, const int32_t *idx, const int32_t *wb,
+		    size_t n, size_t width);
+extern const struct hqv_row_op hqv_row_htap1;
+
+/*
  * The entries built for each instruction set (hqv-rows-simd.h); the
  * tables in hqv-rows.c name those that exist for the target.
  */
@@ -270,7 +300,8 @@ extern const struct hqv_row_op hqv_row_vtap1, hqv_row_vtap3, hqv_row_vtap4;
 		hqv_yuv_rgb3_##isa, hqv_yuv_rgb4_##isa,			\
 		hqv_pairs3_##isa, hqv_pairs4_##isa,			\
 		hqv_packed_ds_##isa, hqv_semi_ds_##isa,			\
-		hqv_vtap1_##isa, hqv_vtap3_##isa, hqv_vtap4_##isa;
+		hqv_vtap1_##isa, hqv_vtap3_##isa, hqv_vtap4_##isa,	\
+		hqv_htap1_##isa;
 HQV_ROWS_DECLARE(ssse3)
 HQV_ROWS_DECLARE(avx2)
 HQV_ROWS_DECLARE(avx512)

@@ -143,6 +143,8 @@ static const void *make_k(const struct hqv_row_op *op, void *k)
 		v->g = rnd() % 4 ? rnd() : rnd() % 3 * 32768 % 65536;
 		return k;
 	}
+	if (!strcmp(op->name, "htap1"))
+		return k;	/* its row: htap_operands() */
 	return NULL;	/* mirrors: none */
 }
 
@@ -151,6 +153,36 @@ struct operand {
 	size_t size;
 	uint8_t *at;	/* where the row's operand points */
 };
+
+/*
+ * Horizontal taps of n columns (in[0] i, in[1] wb, in[2] their table)
+ * and the row they read, exactly its bytes: columns a random step apart
+ * (at most 3 bytes; the SIMD entries take 8 within 16 bytes), now and
+ * then a jump that no 16 bytes hold, weights even from 0 to 2^17, now
+ * and then at either end. Returns the row, which the caller frees.
+ */
+static uint8_t *htap_operands(struct operand in[HQV_ROW_INS], size_t n,
+			      struct hqv_htap *k)
+{
+	int32_t *idx = (int32_t *)in[0].at, *wb = (int32_t *)in[1].at;
+	uint32_t step = rnd() % (3 << 16), pos = rnd() % (40 << 16);
+	size_t width, d;
+	uint8_t *row;
+
+	for (d = 0; d < n; d++) {
+		idx[d] = pos >> 16;
+		wb[d] = rnd() % 8 ? 2 * (rnd() % 65536) :
+			rnd() % 2 << 17;
+		pos += rnd() % 64 ? step : rnd() % (64 << 16);
+	}
+	width = (n ? idx[n - 1] + 2 : 1) + (rnd() % 2 ? 0 : rnd() % 20);
+	hqv_htap_table(in[2].at, idx, wb, n, width);
+	row = malloc(width);
+	cr_assert_not_null(row);
+	fill_random(row, width);
+	k->row = row;
+	return row;
+}
 
 static void operand_alloc(struct operand *o, int step, size_t n)
 {
@@ -173,6 +205,7 @@ static void check(const struct hqv_row_op *op, enum hqv_isa isa, size_t n)
 	struct hqv_row_args args[2];
 	uint64_t kmem[1024];
 	const void *k = make_k(op, kmem);
+	uint8_t *row = NULL;
 	unsigned int i, r;
 
 	memset(in, 0, sizeof(in));
@@ -221,6 +254,8 @@ static void check(const struct hqv_row_op *op, enum hqv_isa isa, size_t n)
 			args[0].in_pitch = args[1].in_pitch =
 				2 * (n + 2 * PAD_UNITS);
 		}
+	if (!strcmp(op->name, "htap1"))
+		row = htap_operands(in, n, (struct hqv_htap *)kmem);
 	for (r = 0; r < 2; r++) {
 		for (i = 0; i < HQV_ROW_INS; i++)
 			args[r].in[i] = in[i].at;
@@ -247,6 +282,7 @@ static void check(const struct hqv_row_op *op, enum hqv_isa isa, size_t n)
 	}
 	for (i = 0; i < HQV_ROW_INS; i++)
 		free(in[i].mem);
+	free(row);
 }
 
 Test(rows, every_simd_entry_matches_its_c_entry)
