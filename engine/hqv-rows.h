@@ -173,28 +173,12 @@ void hqv_yuv_rgb_init(struct hqv_yuv_rgb *k, unsigned int ob,
 extern const struct hqv_row_op hqv_row_yuv_rgb3, hqv_row_yuv_rgb4;
 
 /*
- * Bilinear scaling's byte pairs (hqv-direct-scale.c): for each unit x, a
- * pixel, out[j] (uint32_t, j 0 and 1) holds, from its low byte, byte a of
- * pixel x, byte a of pixel x + 1, byte b of pixel x and byte b of pixel
- * x + 1, where a and b are channel[2 j] and channel[2 j + 1], and 0 bytes
- * for a channel that is HQV_PAIRS_NONE. Pixel x + 1 is read: a row of w
- * pixels has w - 1 units. Named by bytes per pixel.
+ * Bilinear scaling's R'G'B' channels (hqv-direct-scale.c): byte c of each
+ * pixel into out[c] (bytes), c from 0 to ib - 1, each then a row of one
+ * channel for htap1. Named by bytes per pixel (ib); a unit is a pixel.
+ * No constants.
  */
-#define HQV_PAIRS_NONE	0xff
-struct hqv_pairs {
-	uint8_t channel[4];
-	/*
-	 * For the SIMD entries, which make 4 units a lane: byte t of out[j]'s
-	 * 16 bytes is byte mask[j][0][t] of the 16 bytes from pixel x, or
-	 * byte mask[j][1][t] of the 16 bytes from pixel x + 1 (4-byte
-	 * pixels), 0x80 in the other.
-	 */
-	uint8_t mask[2][2][16];
-};
-/* k for ib-byte pixels and channels (HQV_PAIRS_NONE or a byte of a pixel). */
-void hqv_pairs_init(struct hqv_pairs *k, unsigned int ib,
-		    const uint8_t channel[4]);
-extern const struct hqv_row_op hqv_row_pairs3, hqv_row_pairs4;
+extern const struct hqv_row_op hqv_row_split3, hqv_row_split4;
 
 /*
  * A packed 4:2:2 row to the colour step's inputs (hqv_yuv_ds(),
@@ -298,7 +282,7 @@ extern const struct hqv_row_op hqv_row_htap1;
 		hqv_mirror3_##isa, hqv_mirror4_##isa,			\
 		hqv_rgb3_yuv_##isa, hqv_rgb4_yuv_##isa,			\
 		hqv_yuv_rgb3_##isa, hqv_yuv_rgb4_##isa,			\
-		hqv_pairs3_##isa, hqv_pairs4_##isa,			\
+		hqv_split3_##isa, hqv_split4_##isa,			\
 		hqv_packed_ds_##isa, hqv_semi_ds_##isa,			\
 		hqv_vtap1_##isa, hqv_vtap3_##isa, hqv_vtap4_##isa,	\
 		hqv_htap1_##isa;

@@ -110,15 +110,6 @@ static const void *make_k(const struct hqv_row_op *op, void *k)
 		hqv_yuv_rgb_init(k, ob, &c16, random_order(ob), rnd());
 		return k;
 	}
-	if (sscanf(op->name, "pairs%1u", &ib) == 1) {
-		uint8_t channel[4];
-
-		/* Any byte of a pixel, repeated or not, now and then none. */
-		for (i = 0; i < 4; i++)
-			channel[i] = rnd() % 5 ? rnd() % ib : HQV_PAIRS_NONE;
-		hqv_pairs_init(k, ib, channel);
-		return k;
-	}
 	if (!strcmp(op->name, "packed_ds")) {
 		/* YUYV, UYVY, YVYU, VYUY (struct hqv_format's order). */
 		static const uint8_t orders[4][4] = {
@@ -145,7 +136,7 @@ static const void *make_k(const struct hqv_row_op *op, void *k)
 	}
 	if (!strcmp(op->name, "htap1"))
 		return k;	/* its row: htap_operands() */
-	return NULL;	/* mirrors: none */
+	return NULL;	/* mirrors, splits: none */
 }
 
 struct operand {
@@ -223,18 +214,6 @@ static void check(const struct hqv_row_op *op, enum hqv_isa isa, size_t n)
 		cr_assert_not_null(out[1][i].mem);
 		memcpy(out[1][i].mem, out[0][i].mem, out[0][i].size);
 		out[1][i].at = out[1][i].mem + (out[0][i].at - out[0][i].mem);
-	}
-	/*
-	 * Pairs read pixel n, the last of a row of n + 1: exactly those, so
-	 * that a load past the row is read out of bounds (as above).
-	 */
-	if (!strncmp(op->name, "pairs", 5)) {
-		free(in[0].mem);
-		in[0].size = op->in_step[0] * (n + 1);
-		in[0].mem = malloc(in[0].size);
-		cr_assert_not_null(in[0].mem);
-		fill_random(in[0].mem, in[0].size);
-		in[0].at = in[0].mem;
 	}
 	/*
 	 * Vertical taps read 4 channels of samples a row: every channel of
