@@ -56,8 +56,9 @@ tap(int32_t left, int32_t right, int32_t wb)
 struct scale_state {
 	int32_t row[2];		/* source rows the slots hold, or -1 */
 	struct taps taps[2];	/* luma, chroma (the same for 4:4:4) */
-	uint32_t *yy;		/* a source luma row, as byte pairs */
-	uint32_t *cc;		/* Cb and Cr, or two luma rows, as pairs */
+	uint8_t *table;		/* luma's taps for the htap1 row */
+	uint8_t *plane[4];	/* R'G'B': a source row's bytes, split */
+	uint32_t *cc;		/* Cb and Cr, as pairs */
 	uint32_t *sum[SUM_ROWS][2];	/* chroma rows' taps, Cb and Cr */
 	const uint8_t *sum_row[SUM_ROWS];	/* Cb of its row, or NULL */
 	uint32_t sum_age[SUM_ROWS];	/* sums_made when it was summed */
@@ -65,7 +66,6 @@ struct scale_state {
 	uint16_t *h[2][4];	/* slots: rows scaled across, per channel */
 	uint16_t *l[2][2];	/* chroma of rows y, y + 1 (or the sum), down */
 	uint8_t *c[2];		/* a destination chroma row, Cb and Cr */
-	struct hqv_pairs pairs;	/* R'G'B': the channels' byte pairs */
 	struct hqv_vtap down;	/* luma or R'G'B': the vertical taps */
 };
 
@@ -95,7 +95,9 @@ static size_t layout(const struct hqv_job *job, struct scale_state *s)
 		TAKE(s->taps[i].idx, n);
 		TAKE(s->taps[i].wb, n);
 	}
-	TAKE(s->yy, w);
+	TAKE(s->table, HQV_HTAP_TABLE_BYTES(n));
+	for (c = 0; c < 4; c++)
+		TAKE(s->plane[c], w);
 	TAKE(s->cc, w);
 	for (i = 0; i < SUM_ROWS; i++)
 		for (c = 0; c < 2; c++)
@@ -174,43 +176,29 @@ static void make_taps(const struct hqv_job *job, struct taps *t,
 }
 
 /*
- * Luma bytes in pairs, y[x] and y[x + 1] (taps never pair the last), in
- * 32-bit words: GCC vectorises loads through an index of those, not of
- * 16-bit ones. (R'G'B' channels: the pairs rows, rgb_across().)
+ * A luma row y (or an R'G'B' channel's) scaled across into out, in 4:4:4
+ * samples with 6 fractional bits: (4 Y' wa + 4 Y'' wb + 4096) >> 13 with the 4 taken out of the
+ * shift, by the htap1 row (hqv-rows.h).
  */
 static inline __attribute__((always_inline)) void
-luma_pairs(const uint8_t *restrict y, uint32_t *restrict yy, size_t n)
+luma_across(const struct hqv_job *job, const struct scale_state *s,
+	    const uint8_t *y, uint16_t *out)
 {
-	size_t x;
+	const struct hqv_htap k = { .row = y };
+	const struct hqv_row_args a = {
+		.in = { (const uint8_t *)s->taps[0].idx,
+			(const uint8_t *)s->taps[0].wb, s->table },
+		.out = { (uint8_t *)out },
+		.k = &k,
+	};
 
-	for (x = 0; x + 1 < n; x++)
-		yy[x] = y[x] | y[x + 1] << 8;
-}
-
-/*
- * A luma row scaled across, in 4:4:4 samples with 6 fractional bits:
- * (4 Y' wa + 4 Y'' wb + 4096) >> 13 with the 4 taken out of the shift.
- * yy[k] holds both samples of a tap, so each column loads one word.
- */
-static inline __attribute__((always_inline)) void
-luma_across(const uint32_t *restrict yy, const struct taps *t,
-	    uint16_t *restrict out, size_t n)
-{
-	const int32_t *restrict idx = t->idx;
-	const int32_t *restrict wb = t->wb;
-	size_t d;
-
-	for (d = 0; d < n; d++) {
-		uint32_t pair = yy[idx[d]];
-
-		out[d] = (tap(pair & 0xff, pair >> 8, wb[d]) + 1024) >> 11;
-	}
+	hqv_job_row(job, &hqv_row_htap1, &a, job->compose.width);
 }
 
 /*
  * Two rows of bytes in pairs, a byte each, so that one load serves two
  * rows with the same taps: p[k], p[k + 1], q[k], q[k + 1]. p and q are Cb
- * and Cr of a chroma row (step 1 planar, 2 semi-planar) or two luma rows.
+ * and Cr of a chroma row (step 1 planar, 2 semi-planar).
  * Made as two 16-bit halves, GCC widens fewer lanes.
  */
 static inline __attribute__((always_inline)) void
@@ -224,25 +212,6 @@ pairs_of_two(const uint8_t *restrict p, const uint8_t *restrict q,
 		uint32_t qq = q[k * step] | q[(k + 1) * step] << 8;
 
 		pq[k] = pp | qq << 16;
-	}
-}
-
-/* Two luma rows scaled across, from pairs_of_two(), as luma_across(). */
-static inline __attribute__((always_inline)) void
-luma_across_two(const uint32_t *restrict pq, const struct taps *t,
-		uint16_t *restrict p_out, uint16_t *restrict q_out, size_t n)
-{
-	const int32_t *restrict idx = t->idx;
-	const int32_t *restrict wb = t->wb;
-	size_t d;
-
-	for (d = 0; d < n; d++) {
-		uint32_t quad = pq[idx[d]];
-
-		p_out[d] = (tap(quad & 0xff, quad >> 8 & 0xff, wb[d]) +
-			    1024) >> 11;
-		q_out[d] = (tap(quad >> 16 & 0xff, quad >> 24, wb[d]) +
-			    1024) >> 11;
 	}
 }
 
@@ -326,39 +295,26 @@ fill_chroma(const struct hqv_job *job, struct scale_state *s, unsigned int i,
  * R'G'B' (24- and 32-bit pixels of one format): hqv_unpack() makes each
  * channel, and alpha, a line of code * HQV_ONE as it makes luma, and the
  * colour step leaves them alone (plan.identity), so each is scaled as
- * luma is. Channels go through the luma loops two at a time: the pairs
- * rows (hqv-rows.h) pick each channel's bytes out of the pixels, R and G
- * into cc as pairs_of_two() would, B (and alpha) into yy.
+ * luma is: the split rows (hqv-rows.h) make each byte of the pixels a
+ * row of its own, which luma_across() takes.
  */
-static void rgb_pairs_init(const struct hqv_job *job, struct scale_state *s)
-{
-	const uint8_t *o = job->src.fmt->order;
-	uint8_t channel[4] = { o[0], o[1], o[2], HQV_PAIRS_NONE };
-
-	if (hqv_format_has_alpha(job->src.fmt))
-		channel[3] = o[3];
-	hqv_pairs_init(&s->pairs, job->src.fmt->bytes_per_group[0], channel);
-}
-
 static inline __attribute__((always_inline)) void
 rgb_across(const struct hqv_job *job, struct scale_state *s, unsigned int i,
 	   const uint8_t *p, const size_t step)
 {
-	const size_t w = job->src.width, n = job->compose.width;
+	const uint8_t *o = job->src.fmt->order;
+	const unsigned int channels =
+		hqv_format_has_alpha(job->src.fmt) ? 4 : 3;
 	const struct hqv_row_args a = {
 		.in = { p },
-		.out = { (uint8_t *)s->cc, (uint8_t *)s->yy },
-		.k = &s->pairs,
+		.out = { s->plane[0], s->plane[1], s->plane[2], s->plane[3] },
 	};
+	unsigned int c;
 
-	hqv_job_row(job, step == 3 ? &hqv_row_pairs3 : &hqv_row_pairs4, &a,
-		    w - 1);
-	luma_across_two(s->cc, &s->taps[0], s->h[i][0], s->h[i][1], n);
-	if (hqv_format_has_alpha(job->src.fmt))
-		luma_across_two(s->yy, &s->taps[0], s->h[i][2], s->h[i][3],
-				n);
-	else
-		luma_across(s->yy, &s->taps[0], s->h[i][2], n);
+	hqv_job_row(job, step == 3 ? &hqv_row_split3 : &hqv_row_split4, &a,
+		    job->src.width);
+	for (c = 0; c < channels; c++)
+		luma_across(job, s, s->plane[o[c]], s->h[i][c]);
 }
 
 /* Source row j of the crop, its R'G'B' channels scaled across, into slot i. */
@@ -423,16 +379,14 @@ fill_slot(const struct hqv_job *job, struct scale_state *s, unsigned int i,
 		fill_rgb_slot(job, s, i, j);
 		return;
 	}
-	luma_pairs(hqv_row(&job->src, 0, job->crop.top + j), s->yy,
-		   job->src.width);
-	luma_across(s->yy, &s->taps[0], s->h[i][0], job->compose.width);
+	luma_across(job, s, hqv_row(&job->src, 0, job->crop.top + j),
+		    s->h[i][0]);
 	if (job->src.fmt->family != HQV_FAMILY_GREY)
 		fill_chroma(job, s, i, j);
 }
 
 /*
- * Source rows j and j + 1 into slots 0 and 1: the luma of both through
- * one load per column, as Cb and Cr share theirs.
+ * Source rows j and j + 1 into slots 0 and 1.
  */
 static inline __attribute__((always_inline)) void
 fill_slots(const struct hqv_job *job, struct scale_state *s, uint32_t j)
@@ -446,10 +400,8 @@ fill_slots(const struct hqv_job *job, struct scale_state *s, uint32_t j)
 		fill_rgb_slot(job, s, 1, j + 1);
 		return;
 	}
-	pairs_of_two(hqv_row(&job->src, 0, row), hqv_row(&job->src, 0, row + 1),
-		     1, s->cc, job->src.width);
-	luma_across_two(s->cc, &s->taps[0], s->h[0][0], s->h[1][0],
-			job->compose.width);
+	luma_across(job, s, hqv_row(&job->src, 0, row), s->h[0][0]);
+	luma_across(job, s, hqv_row(&job->src, 0, row + 1), s->h[1][0]);
 	if (job->src.fmt->family != HQV_FAMILY_GREY) {
 		fill_chroma(job, s, 0, j);
 		fill_chroma(job, s, 1, j + 1);
@@ -606,8 +558,9 @@ bilinear_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 	if (band->fresh) {
 		layout(job, s);
 		make_taps(job, &s->taps[0], 1, false, job->src.width);
+		hqv_htap_table(s->table, s->taps[0].idx, s->taps[0].wb, n,
+			       job->src.width);
 		if (rgb) {
-			rgb_pairs_init(job, s);
 			hqv_vtap_init(&s->down, fmt->bytes_per_group[0],
 				      fmt->order, hqv_format_has_alpha(fmt));
 		} else {

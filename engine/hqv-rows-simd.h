@@ -721,44 +721,49 @@ ROW_ENTRY(yuv_rgb, yuv_rgb_rows, 3)
 ROW_ENTRY(yuv_rgb, yuv_rgb_rows, 4)
 
 /*
- * Byte pairs: a lane makes 4 units (16 bytes of each output) from the 16
- * bytes from its first pixel, which hold all 5 pixels it reads when they
- * are 3 bytes, and from the 16 bytes after that pixel when they are 4.
- * Every byte loaded is one of the row's n + 1 pixels.
+ * R'G'B' channels: a lane takes 16 pixels, ib vectors of 16 bytes, and
+ * shuffles each channel's bytes out of each (hqv-rows.c, ROW_OP_256: no
+ * AVX-512BW entry, whose lanes 16 ib bytes apart take four inserts).
  */
-INLINE size_t pairs_rows(const struct hqv_row_args *a, size_t n,
+#if LANES < 4
+INLINE size_t split_rows(const struct hqv_row_args *a, size_t n,
 			 const size_t ib)
 {
-	const struct hqv_pairs *k = a->k;
 	const uint8_t *in = a->in[0];
-	const size_t px = 4 * LANES;
-	vec m[2][2];
-	size_t x, j;
+	const size_t px = 16 * LANES;
+	uint8_t mask[4][4][16];
+	vec m[4][4];
+	size_t x, c, i, t;
 
-	for (j = 0; j < 2; j++) {
-		m[j][0] = v_lane(k->mask[j][0]);
-		m[j][1] = v_lane(k->mask[j][1]);
-	}
-	/* 3-byte pixels: the last lane's 16th byte is pixel x + 4's next. */
-	for (x = 0; x + px + (ib == 3) <= n; x += px) {
+	for (c = 0; c < ib; c++)
+		for (i = 0; i < ib; i++) {
+			for (t = 0; t < 16; t++) {
+				size_t b = ib * t + c;
+
+				mask[c][i][t] = b / 16 == i ? b % 16 : 0x80;
+			}
+			m[c][i] = v_lane(mask[c][i]);
+		}
+	for (x = 0; x + px <= n; x += px) {
 		const uint8_t *p = in + ib * x;
-		vec v0 = v_loadl(p, 4 * ib), v1 = v0;
+		vec v[4];
 
-		if (ib == 4)
-			v1 = v_loadl(p + 4, 16);
-		for (j = 0; j < 2; j++) {
-			vec o = v_shuf8(v0, m[j][0]);
+		for (i = 0; i < ib; i++)
+			v[i] = v_loadl(p + 16 * i, 16 * ib);
+		for (c = 0; c < ib; c++) {
+			vec o = v_shuf8(v[0], m[c][0]);
 
-			if (ib == 4)
-				o = v_or(o, v_shuf8(v1, m[j][1]));
-			v_storel(a->out[j] + 4 * x, 16, o);
+			for (i = 1; i < ib; i++)
+				o = v_or(o, v_shuf8(v[i], m[c][i]));
+			v_storel(a->out[c] + x, 16, o);
 		}
 	}
 	return x;
 }
 
-ROW_ENTRY(pairs, pairs_rows, 3)
-ROW_ENTRY(pairs, pairs_rows, 4)
+ROW_ENTRY(split, split_rows, 3)
+ROW_ENTRY(split, split_rows, 4)
+#endif
 
 /*
  * Packed 4:2:2 to d: a lane makes 8 groups (16 pixels) from the 32 bytes
@@ -868,13 +873,17 @@ size_t ROW(semi_ds)(const struct hqv_row_args *a, size_t n)
  * rounded to a code (>> 6). pmulhw takes g as signed: for g >= 2^15 that
  * is g - 2^16, whose high half is d less than d g's.
  */
-INLINE vec vtap_codes16(vec a, vec b, vec g, vec g_high, vec half)
+INLINE vec lerp16(vec a, vec b, vec g, vec g_high)
 {
 	vec d = v_sub16(b, a);
 	vec h = v_add16(v_mulhi16(d, g), v_and(d, g_high));
-	vec r = v_sub16(h, v_srai16(v_mullo16(d, g), 15));
 
-	return v_srli16(v_add16(v_add16(a, half), r), 6);
+	return v_add16(a, v_sub16(h, v_srai16(v_mullo16(d, g), 15)));
+}
+
+INLINE vec vtap_codes16(vec a, vec b, vec g, vec g_high, vec half)
+{
+	return v_srli16(v_add16(lerp16(a, b, g, g_high), half), 6);
 }
 
 INLINE size_t vtap_rows(const struct hqv_row_args *a, size_t n,
@@ -920,3 +929,57 @@ INLINE size_t vtap_rows(const struct hqv_row_args *a, size_t n,
 ROW_ENTRY(vtap, vtap_rows, 1)
 ROW_ENTRY(vtap, vtap_rows, 3)
 ROW_ENTRY(vtap, vtap_rows, 4)
+
+/*
+ * Bilinear scaling's horizontal pass: each lane's 16 bytes of the row from
+ * its first column's byte, shuffled into p and q of its 8 columns (16-bit
+ * lanes), then vtap's arithmetic without the rounding to a code. Columns
+ * the table says do not fit are left to the entry below.
+ */
+INLINE vec htap_window(const uint8_t *row, const int32_t *idx)
+{
+#if LANES == 4
+	__m512i v = _mm512_castsi128_si512(
+		_mm_loadu_si128((const __m128i *)(row + idx[0])));
+
+	v = _mm512_inserti32x4(v,
+		_mm_loadu_si128((const __m128i *)(row + idx[8])), 1);
+	v = _mm512_inserti32x4(v,
+		_mm_loadu_si128((const __m128i *)(row + idx[16])), 2);
+	return _mm512_inserti32x4(v,
+		_mm_loadu_si128((const __m128i *)(row + idx[24])), 3);
+#elif LANES == 2
+	return _mm256_inserti128_si256(_mm256_castsi128_si256(
+		_mm_loadu_si128((const __m128i *)(row + idx[0]))),
+		_mm_loadu_si128((const __m128i *)(row + idx[8])), 1);
+#else
+	return v_load(row + idx[0]);
+#endif
+}
+
+INLINE size_t htap_rows(const struct hqv_row_args *a, size_t n,
+			const size_t channels)
+{
+	const uint8_t *row = ((const struct hqv_htap *)a->k)->row;
+	const int32_t *idx = (const int32_t *)a->in[0];
+	const uint8_t *t = a->in[2];
+	uint8_t *out = a->out[0];
+	size_t x, l;
+
+	for (x = 0; x + 8 * LANES <= n; x += 8 * LANES) {
+		const uint8_t *b = t + 6 * x;
+		vec src, p, q, g;
+
+		for (l = 0; l < LANES; l++)
+			if (b[48 * l] == 0xff)
+				return x;
+		src = htap_window(row, idx + x);
+		p = v_slli16(v_shuf8(src, v_loadl(b, 48)), 6);
+		q = v_slli16(v_shuf8(src, v_loadl(b + 16, 48)), 6);
+		g = v_loadl(b + 32, 48);
+		v_store(out + 2 * x, lerp16(p, q, g, v_srai16(g, 15)));
+	}
+	return x;
+}
+
+ROW_ENTRY(htap, htap_rows, 1)

@@ -350,69 +350,36 @@ YUV_RGB_C(3)
 YUV_RGB_C(4)
 
 /*
- * Byte pairs
+ * R'G'B' channels
  */
 
-void hqv_pairs_init(struct hqv_pairs *k, unsigned int ib,
-		    const uint8_t channel[4])
-{
-	unsigned int j, t;
-
-	memset(k, 0, sizeof(*k));
-	memcpy(k->channel, channel, sizeof(k->channel));
-	memset(k->mask, 0x80, sizeof(k->mask));
-	for (j = 0; j < 2; j++)
-		for (t = 0; t < 16; t++) {
-			/* Unit t / 4's pixel (next: the one after), channel. */
-			unsigned int next = t % 2, c = channel[2 * j + t % 4 / 2];
-			unsigned int px = t / 4 + next;
-
-			if (c == HQV_PAIRS_NONE)
-				continue;
-			if (ib == 4)	/* 16 bytes from pixel x or x + 1 */
-				k->mask[j][next][t] = 4 * (t / 4) + c;
-			else
-				k->mask[j][0][t] = ib * px + c;
-		}
-}
-
 static inline __attribute__((always_inline)) void
-pairs_c(const struct hqv_row_args *a, size_t n, const size_t ib)
+split_c(const struct hqv_row_args *a, size_t n, const size_t ib)
 {
-	const struct hqv_pairs *k = a->k;
 	const uint8_t *restrict in = a->in[0];
-	/* Read once: the stores below may alias k for all the compiler knows. */
-	const unsigned int channel[4] = { k->channel[0], k->channel[1],
-					  k->channel[2], k->channel[3] };
-	size_t x;
-	unsigned int j, h;
+	size_t x, c;
 
-	for (x = 0; x < n; x++)
-		for (j = 0; j < 2; j++) {
-			uint32_t w = 0;
+	for (c = 0; c < ib; c++) {
+		uint8_t *restrict out = a->out[c];
 
-			for (h = 0; h < 2; h++) {
-				unsigned int c = channel[2 * j + h];
-
-				if (c != HQV_PAIRS_NONE)
-					w |= (uint32_t)(in[ib * x + c] |
-							in[ib * x + ib + c] << 8)
-					     << 16 * h;
-			}
-			((uint32_t *)a->out[j])[x] = w;
-		}
+		for (x = 0; x < n; x++)
+			out[x] = in[ib * x + c];
+	}
 }
 
-#define PAIRS_C(ib)							\
-static size_t pairs##ib##_c(const struct hqv_row_args *a, size_t n)	\
-{									\
-	pairs_c(a, n, ib);						\
-	return n;							\
-}									\
-ROW_OP(pairs##ib, STEPS(ib), STEPS(4, 4));
+static size_t split3_c(const struct hqv_row_args *a, size_t n)
+{
+	split_c(a, n, 3);
+	return n;
+}
+ROW_OP_256(split3, STEPS(3), STEPS(1, 1, 1));
 
-PAIRS_C(3)
-PAIRS_C(4)
+static size_t split4_c(const struct hqv_row_args *a, size_t n)
+{
+	split_c(a, n, 4);
+	return n;
+}
+ROW_OP_256(split4, STEPS(4), STEPS(1, 1, 1, 1));
 
 /*
  * Packed 4:2:2 to d
@@ -575,6 +542,55 @@ VTAP_C(1)
 VTAP_C(3)
 VTAP_C(4)
 
+/*
+ * Bilinear scaling's horizontal pass
+ */
+
+void hqv_htap_table(uint8_t *table, const int32_t *idx, const int32_t *wb,
+		    size_t n, size_t width)
+{
+	size_t b, l;
+
+	for (b = 0; b < n; b += 8) {
+		uint8_t *t = table + 6 * b;
+		int64_t s = idx[b];
+		bool fit = b + 8 <= n && s + 16 <= (int64_t)width;
+
+		for (l = 0; fit && l < 8; l++)
+			fit = idx[b + l] >= s && idx[b + l] - s <= 14 &&
+			      wb[b + l] < (1 << 17);
+		if (!fit) {
+			memset(t, 0xff, 48);
+			continue;
+		}
+		for (l = 0; l < 8; l++) {
+			uint16_t g = wb[b + l] >> 1;
+
+			t[2 * l] = idx[b + l] - s;
+			t[16 + 2 * l] = idx[b + l] - s + 1;
+			t[2 * l + 1] = t[16 + 2 * l + 1] = 0x80;
+			memcpy(t + 32 + 2 * l, &g, 2);
+		}
+	}
+}
+
+static size_t htap1_c(const struct hqv_row_args *a, size_t n)
+{
+	const uint8_t *restrict row = ((const struct hqv_htap *)a->k)->row;
+	const int32_t *restrict idx = (const int32_t *)a->in[0];
+	const int32_t *restrict wb = (const int32_t *)a->in[1];
+	uint16_t *restrict out = (uint16_t *)a->out[0];
+	size_t d;
+
+	for (d = 0; d < n; d++) {
+		int32_t p = row[idx[d]], q = row[idx[d] + 1];
+
+		out[d] = (uint32_t)((p << 17) + (q - p) * wb[d] + 1024) >> 11;
+	}
+	return n;
+}
+ROW_OP(htap1, STEPS(4, 4, 6), STEPS(2));
+
 const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_shuffle33, &hqv_row_shuffle44, &hqv_row_shuffle34,
 	&hqv_row_shuffle43,
@@ -582,8 +598,9 @@ const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_mirror4,
 	&hqv_row_rgb3_yuv, &hqv_row_rgb4_yuv,
 	&hqv_row_yuv_rgb3, &hqv_row_yuv_rgb4,
-	&hqv_row_pairs3, &hqv_row_pairs4,
+	&hqv_row_split3, &hqv_row_split4,
 	&hqv_row_packed_ds, &hqv_row_semi_ds,
 	&hqv_row_vtap1, &hqv_row_vtap3, &hqv_row_vtap4,
+	&hqv_row_htap1,
 	NULL,
 };

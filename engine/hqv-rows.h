@@ -173,28 +173,12 @@ void hqv_yuv_rgb_init(struct hqv_yuv_rgb *k, unsigned int ob,
 extern const struct hqv_row_op hqv_row_yuv_rgb3, hqv_row_yuv_rgb4;
 
 /*
- * Bilinear scaling's byte pairs (hqv-direct-scale.c): for each unit x, a
- * pixel, out[j] (uint32_t, j 0 and 1) holds, from its low byte, byte a of
- * pixel x, byte a of pixel x + 1, byte b of pixel x and byte b of pixel
- * x + 1, where a and b are channel[2 j] and channel[2 j + 1], and 0 bytes
- * for a channel that is HQV_PAIRS_NONE. Pixel x + 1 is read: a row of w
- * pixels has w - 1 units. Named by bytes per pixel.
+ * Bilinear scaling's R'G'B' channels (hqv-direct-scale.c): byte c of each
+ * pixel into out[c] (bytes), c from 0 to ib - 1, each then a row of one
+ * channel for htap1. Named by bytes per pixel (ib); a unit is a pixel.
+ * No constants.
  */
-#define HQV_PAIRS_NONE	0xff
-struct hqv_pairs {
-	uint8_t channel[4];
-	/*
-	 * For the SIMD entries, which make 4 units a lane: byte t of out[j]'s
-	 * 16 bytes is byte mask[j][0][t] of the 16 bytes from pixel x, or
-	 * byte mask[j][1][t] of the 16 bytes from pixel x + 1 (4-byte
-	 * pixels), 0x80 in the other.
-	 */
-	uint8_t mask[2][2][16];
-};
-/* k for ib-byte pixels and channels (HQV_PAIRS_NONE or a byte of a pixel). */
-void hqv_pairs_init(struct hqv_pairs *k, unsigned int ib,
-		    const uint8_t channel[4]);
-extern const struct hqv_row_op hqv_row_pairs3, hqv_row_pairs4;
+extern const struct hqv_row_op hqv_row_split3, hqv_row_split4;
 
 /*
  * A packed 4:2:2 row to the colour step's inputs (hqv_yuv_ds(),
@@ -258,6 +242,36 @@ void hqv_vtap_init(struct hqv_vtap *k, unsigned int ob, const uint8_t order[3],
 extern const struct hqv_row_op hqv_row_vtap1, hqv_row_vtap3, hqv_row_vtap4;
 
 /*
+ * Bilinear scaling's horizontal pass, one channel (hqv-direct-scale.c):
+ * for each unit d, a destination column, out[0] (uint16_t) takes
+ * ((p << 17) + (q - p) wb + 1024) >> 11, p and q bytes i and i + 1 of the
+ * source row k->row, i = in[0][d] and wb = in[1][d] (int32_t, wb even,
+ * 0 to 2^17): a code with 6 fractional bits, p (65536 - wb / 2) + q wb / 2
+ * in 65536ths, rounded. in[2] is the SIMD entries' table of the same taps
+ * (hqv_htap_table()), made for a row of n units from its first.
+ *
+ * It is the vertical pass's a + round((b - a) g / 2^16) with a = p << 6,
+ * b = q << 6 and g = wb / 2, and the SIMD entries do it as vtap's do:
+ * each 128-bit lane takes 8 columns whose bytes lie in 16 of the row,
+ * gathered with one shuffle each for p and q.
+ */
+struct hqv_htap {
+	const uint8_t *row;
+};
+/*
+ * The table, 6 bytes a unit (HQV_HTAP_TABLE_BYTES()): for each 8 columns
+ * from the first, 16 bytes of shuffle for p (byte 2 l of column l: i less
+ * the first column's i; byte 2 l + 1: 0x80, none), 16 for q, and 8 g of
+ * 16 bits; all 0xff bytes where the 8 do not fit: past n, wb 2^17, bytes
+ * i and i + 1 not all within the 16 from the first's i, or those past
+ * width, the row's bytes. The SIMD entries stop at such columns.
+ */
+#define HQV_HTAP_TABLE_BYTES(n)	(6 * (((n) + 7) & ~(size_t)7))
+void hqv_htap_table(uint8_t *table, const int32_t *idx, const int32_t *wb,
+		    size_t n, size_t width);
+extern const struct hqv_row_op hqv_row_htap1;
+
+/*
  * The entries built for each instruction set (hqv-rows-simd.h); the
  * tables in hqv-rows.c name those that exist for the target.
  */
@@ -268,9 +282,10 @@ extern const struct hqv_row_op hqv_row_vtap1, hqv_row_vtap3, hqv_row_vtap4;
 		hqv_mirror3_##isa, hqv_mirror4_##isa,			\
 		hqv_rgb3_yuv_##isa, hqv_rgb4_yuv_##isa,			\
 		hqv_yuv_rgb3_##isa, hqv_yuv_rgb4_##isa,			\
-		hqv_pairs3_##isa, hqv_pairs4_##isa,			\
+		hqv_split3_##isa, hqv_split4_##isa,			\
 		hqv_packed_ds_##isa, hqv_semi_ds_##isa,			\
-		hqv_vtap1_##isa, hqv_vtap3_##isa, hqv_vtap4_##isa;
+		hqv_vtap1_##isa, hqv_vtap3_##isa, hqv_vtap4_##isa,	\
+		hqv_htap1_##isa;
 HQV_ROWS_DECLARE(ssse3)
 HQV_ROWS_DECLARE(avx2)
 HQV_ROWS_DECLARE(avx512)

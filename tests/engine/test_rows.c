@@ -110,15 +110,6 @@ static const void *make_k(const struct hqv_row_op *op, void *k)
 		hqv_yuv_rgb_init(k, ob, &c16, random_order(ob), rnd());
 		return k;
 	}
-	if (sscanf(op->name, "pairs%1u", &ib) == 1) {
-		uint8_t channel[4];
-
-		/* Any byte of a pixel, repeated or not, now and then none. */
-		for (i = 0; i < 4; i++)
-			channel[i] = rnd() % 5 ? rnd() % ib : HQV_PAIRS_NONE;
-		hqv_pairs_init(k, ib, channel);
-		return k;
-	}
 	if (!strcmp(op->name, "packed_ds")) {
 		/* YUYV, UYVY, YVYU, VYUY (struct hqv_format's order). */
 		static const uint8_t orders[4][4] = {
@@ -143,7 +134,9 @@ static const void *make_k(const struct hqv_row_op *op, void *k)
 		v->g = rnd() % 4 ? rnd() : rnd() % 3 * 32768 % 65536;
 		return k;
 	}
-	return NULL;	/* mirrors: none */
+	if (!strcmp(op->name, "htap1"))
+		return k;	/* its row: htap_operands() */
+	return NULL;	/* mirrors, splits: none */
 }
 
 struct operand {
@@ -151,6 +144,36 @@ struct operand {
 	size_t size;
 	uint8_t *at;	/* where the row's operand points */
 };
+
+/*
+ * Horizontal taps of n columns (in[0] i, in[1] wb, in[2] their table)
+ * and the row they read, exactly its bytes: columns a random step apart
+ * (at most 3 bytes; the SIMD entries take 8 within 16 bytes), now and
+ * then a jump that no 16 bytes hold, weights even from 0 to 2^17, now
+ * and then at either end. Returns the row, which the caller frees.
+ */
+static uint8_t *htap_operands(struct operand in[HQV_ROW_INS], size_t n,
+			      struct hqv_htap *k)
+{
+	int32_t *idx = (int32_t *)in[0].at, *wb = (int32_t *)in[1].at;
+	uint32_t step = rnd() % (3 << 16), pos = rnd() % (40 << 16);
+	size_t width, d;
+	uint8_t *row;
+
+	for (d = 0; d < n; d++) {
+		idx[d] = pos >> 16;
+		wb[d] = rnd() % 8 ? 2 * (rnd() % 65536) :
+			rnd() % 2 << 17;
+		pos += rnd() % 64 ? step : rnd() % (64 << 16);
+	}
+	width = (n ? idx[n - 1] + 2 : 1) + (rnd() % 2 ? 0 : rnd() % 20);
+	hqv_htap_table(in[2].at, idx, wb, n, width);
+	row = malloc(width);
+	cr_assert_not_null(row);
+	fill_random(row, width);
+	k->row = row;
+	return row;
+}
 
 static void operand_alloc(struct operand *o, int step, size_t n)
 {
@@ -173,6 +196,7 @@ static void check(const struct hqv_row_op *op, enum hqv_isa isa, size_t n)
 	struct hqv_row_args args[2];
 	uint64_t kmem[1024];
 	const void *k = make_k(op, kmem);
+	uint8_t *row = NULL;
 	unsigned int i, r;
 
 	memset(in, 0, sizeof(in));
@@ -192,18 +216,6 @@ static void check(const struct hqv_row_op *op, enum hqv_isa isa, size_t n)
 		out[1][i].at = out[1][i].mem + (out[0][i].at - out[0][i].mem);
 	}
 	/*
-	 * Pairs read pixel n, the last of a row of n + 1: exactly those, so
-	 * that a load past the row is read out of bounds (as above).
-	 */
-	if (!strncmp(op->name, "pairs", 5)) {
-		free(in[0].mem);
-		in[0].size = op->in_step[0] * (n + 1);
-		in[0].mem = malloc(in[0].size);
-		cr_assert_not_null(in[0].mem);
-		fill_random(in[0].mem, in[0].size);
-		in[0].at = in[0].mem;
-	}
-	/*
 	 * Vertical taps read 4 channels of samples a row: every channel of
 	 * n units and padding, in_pitch apart, its samples codes with 6
 	 * fractional bits.
@@ -221,6 +233,8 @@ static void check(const struct hqv_row_op *op, enum hqv_isa isa, size_t n)
 			args[0].in_pitch = args[1].in_pitch =
 				2 * (n + 2 * PAD_UNITS);
 		}
+	if (!strcmp(op->name, "htap1"))
+		row = htap_operands(in, n, (struct hqv_htap *)kmem);
 	for (r = 0; r < 2; r++) {
 		for (i = 0; i < HQV_ROW_INS; i++)
 			args[r].in[i] = in[i].at;
@@ -247,6 +261,7 @@ static void check(const struct hqv_row_op *op, enum hqv_isa isa, size_t n)
 	}
 	for (i = 0; i < HQV_ROW_INS; i++)
 		free(in[i].mem);
+	free(row);
 }
 
 Test(rows, every_simd_entry_matches_its_c_entry)
