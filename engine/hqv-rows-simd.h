@@ -344,6 +344,72 @@ INLINE void v_load_halves(const void *p, vec *lo, vec *hi)
 }
 #endif
 
+/*
+ * 4-byte pixels loaded plainly, a vector after another, and transposed in
+ * each lane (rgb_yuv_loop()) leave a lane's 16 pixels dealt out: lane l
+ * holds groups (of 4 pixels) l, l + LANES, l + 2 LANES and l + 3 LANES.
+ * v_dealt_bytes() puts such a vector's bytes (a 4-byte group each) in
+ * pixel order, and v_store_dealt() and v_load_dealt() are
+ * v_store_halves() and v_load_halves() for 16-bit halves so dealt out.
+ */
+#if LANES == 4
+INLINE vec v_dealt_bytes(vec v)
+{
+	return _mm512_permutexvar_epi32(_mm512_set_epi32(15, 11, 7, 3,
+			14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0), v);
+}
+
+INLINE void v_store_dealt(void *p, vec lo, vec hi)
+{
+	const __m512i order = _mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0);
+
+	v_store(p, _mm512_permutexvar_epi64(order, lo));
+	v_store((uint8_t *)p + 64, _mm512_permutexvar_epi64(order, hi));
+}
+
+INLINE void v_load_dealt(const void *p, vec *lo, vec *hi)
+{
+	const __m512i order = _mm512_set_epi64(7, 3, 6, 2, 5, 1, 4, 0);
+
+	*lo = _mm512_permutexvar_epi64(order, v_load(p));
+	*hi = _mm512_permutexvar_epi64(order, v_load((const uint8_t *)p + 64));
+}
+#elif LANES == 2
+INLINE vec v_dealt_bytes(vec v)
+{
+	return _mm256_permutevar8x32_epi32(v, _mm256_set_epi32(7, 3, 6, 2,
+							       5, 1, 4, 0));
+}
+
+INLINE void v_store_dealt(void *p, vec lo, vec hi)
+{
+	v_store(p, _mm256_permute4x64_epi64(lo, 0xd8));
+	v_store((uint8_t *)p + 32, _mm256_permute4x64_epi64(hi, 0xd8));
+}
+
+INLINE void v_load_dealt(const void *p, vec *lo, vec *hi)
+{
+	*lo = _mm256_permute4x64_epi64(v_load(p), 0xd8);
+	*hi = _mm256_permute4x64_epi64(v_load((const uint8_t *)p + 32), 0xd8);
+}
+#else
+/* One lane: dealt out is pixel order. */
+INLINE vec v_dealt_bytes(vec v)
+{
+	return v;
+}
+
+INLINE void v_store_dealt(void *p, vec lo, vec hi)
+{
+	v_store_halves(p, lo, hi);
+}
+
+INLINE void v_load_dealt(const void *p, vec *lo, vec *hi)
+{
+	v_load_halves(p, lo, hi);
+}
+#endif
+
 /* Bytes a vector takes from a row: LANES chunks of 16. */
 #define VB	(16 * LANES)
 
@@ -513,16 +579,24 @@ INLINE vec chroma_eighths(vec v, const bool clamp)
 	return v;
 }
 
-INLINE void chroma_out(uint8_t *p, vec lo, vec hi, const bool add)
+/* Halves in pixel order, or dealt out (v_store_dealt()). */
+INLINE void chroma_out(uint8_t *p, vec lo, vec hi, const bool add,
+		       const bool dealt)
 {
 	if (add) {
 		vec a, b;
 
-		v_load_halves(p, &a, &b);
+		if (dealt)
+			v_load_dealt(p, &a, &b);
+		else
+			v_load_halves(p, &a, &b);
 		lo = v_add16(lo, a);
 		hi = v_add16(hi, b);
 	}
-	v_store_halves(p, lo, hi);
+	if (dealt)
+		v_store_dealt(p, lo, hi);
+	else
+		v_store_halves(p, lo, hi);
 }
 
 INLINE size_t rgb_yuv_loop(const struct hqv_row_args *a, size_t n,
@@ -546,14 +620,16 @@ INLINE size_t rgb_yuv_loop(const struct hqv_row_args *a, size_t n,
 		vec v[4], d[3][2], c[3], o[2];
 		unsigned int h;
 
-		for (i = 0; i < ib; i++)
-			v[i] = v_loadl(p + 16 * i, 16 * ib);
 		if (ib == 4) {
-			/* R, G, B of pixels 0-3, 4-7 ... as 32-bit elements. */
+			/*
+			 * R, G, B of a lane's 4 pixels in each vector, as
+			 * 32-bit elements, transposed: the lanes' pixels
+			 * dealt out (v_dealt_bytes()), for plain loads.
+			 */
 			vec t[4];
 
 			for (i = 0; i < 4; i++)
-				v[i] = v_shuf8(v[i], split);
+				v[i] = v_shuf8(v_load(p + VB * i), split);
 			t[0] = v_lo32(v[0], v[1]);
 			t[1] = v_hi32(v[0], v[1]);
 			t[2] = v_lo32(v[2], v[3]);
@@ -562,6 +638,8 @@ INLINE size_t rgb_yuv_loop(const struct hqv_row_args *a, size_t n,
 			c[1] = v_hi64(t[0], t[2]);
 			c[2] = v_lo64(t[1], t[3]);
 		} else {
+			for (i = 0; i < ib; i++)
+				v[i] = v_loadl(p + 16 * i, 16 * ib);
 			for (ch = 0; ch < 3; ch++) {
 				c[ch] = v_shuf8(v[0], mask[ch][0]);
 				for (i = 1; i < ib; i++)
@@ -571,19 +649,19 @@ INLINE size_t rgb_yuv_loop(const struct hqv_row_args *a, size_t n,
 		}
 		for (ch = 0; ch < 3; ch++)
 			color_d8(c[ch], &d[ch][0], &d[ch][1]);
-		v_storel(yc + x, 16,
-			 codes_of(color_sum(&cv, 0, d[0][0], d[1][0], d[2][0]),
-				  color_sum(&cv, 0, d[0][1], d[1][1], d[2][1])));
+		o[0] = codes_of(color_sum(&cv, 0, d[0][0], d[1][0], d[2][0]),
+				color_sum(&cv, 0, d[0][1], d[1][1], d[2][1]));
+		v_store(yc + x, ib == 4 ? v_dealt_bytes(o[0]) : o[0]);
 		if (!chroma)
 			continue;
 		for (h = 0; h < 2; h++)
 			o[h] = chroma_eighths(color_sum(&cv, 1, d[0][h], d[1][h],
 							d[2][h]), clamp);
-		chroma_out(cb + 2 * x, o[0], o[1], add);
+		chroma_out(cb + 2 * x, o[0], o[1], add, ib == 4);
 		for (h = 0; h < 2; h++)
 			o[h] = chroma_eighths(color_sum(&cv, 2, d[0][h], d[1][h],
 							d[2][h]), clamp);
-		chroma_out(cr + 2 * x, o[0], o[1], add);
+		chroma_out(cr + 2 * x, o[0], o[1], add, ib == 4);
 	}
 	return x;
 }
