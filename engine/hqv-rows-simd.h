@@ -349,7 +349,8 @@ INLINE void v_load_halves(const void *p, vec *lo, vec *hi)
  * each lane (rgb_yuv_loop()) leave a lane's 16 pixels dealt out: lane l
  * holds groups (of 4 pixels) l, l + LANES, l + 2 LANES and l + 3 LANES.
  * v_dealt_bytes() puts such a vector's bytes (a 4-byte group each) in
- * pixel order, and v_store_dealt() and v_load_dealt() are
+ * pixel order, v_deal_bytes() deals them out, and v_store_dealt() and
+ * v_load_dealt() are
  * v_store_halves() and v_load_halves() for 16-bit halves so dealt out.
  */
 #if LANES == 4
@@ -357,6 +358,12 @@ INLINE vec v_dealt_bytes(vec v)
 {
 	return _mm512_permutexvar_epi32(_mm512_set_epi32(15, 11, 7, 3,
 			14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0), v);
+}
+
+/* A transpose: its own inverse. */
+INLINE vec v_deal_bytes(vec v)
+{
+	return v_dealt_bytes(v);
 }
 
 INLINE void v_store_dealt(void *p, vec lo, vec hi)
@@ -381,6 +388,12 @@ INLINE vec v_dealt_bytes(vec v)
 							       5, 1, 4, 0));
 }
 
+INLINE vec v_deal_bytes(vec v)
+{
+	return _mm256_permutevar8x32_epi32(v, _mm256_set_epi32(7, 5, 3, 1,
+							       6, 4, 2, 0));
+}
+
 INLINE void v_store_dealt(void *p, vec lo, vec hi)
 {
 	v_store(p, _mm256_permute4x64_epi64(lo, 0xd8));
@@ -395,6 +408,11 @@ INLINE void v_load_dealt(const void *p, vec *lo, vec *hi)
 #else
 /* One lane: dealt out is pixel order. */
 INLINE vec v_dealt_bytes(vec v)
+{
+	return v;
+}
+
+INLINE vec v_deal_bytes(vec v)
 {
 	return v;
 }
@@ -730,10 +748,12 @@ INLINE void yuv_rgb_lean(const struct color_vecs *cv, const vec dl[2],
  * A lane's 16 pixels from their channels (ch[0-2] R, G, B, ch[3] extra,
  * bytes) into out (ob bytes a pixel): interleaved into four vectors of
  * R, G, B, extra pixels, which the shuffles above (m, an hqv_shuffle's
- * masks from 4-byte pixels) put into the output's order and size.
+ * masks from 4-byte pixels) put into the output's order and size. With
+ * 4-byte pixels dealt out (v_deal_bytes()), vector j is a lane's group j
+ * in each lane, which is the vector's pixels in order: plain stores.
  */
 INLINE void rgbx_store(uint8_t *out, const vec ch[4], vec m[4][4],
-		       const size_t ob)
+		       const size_t ob, const bool dealt)
 {
 	vec rg, bx, p[4], o;
 	size_t i, j;
@@ -751,7 +771,10 @@ INLINE void rgbx_store(uint8_t *out, const vec ch[4], vec m[4][4],
 		for (i = 0; i < 4; i++)
 			if (shuffle_meets(4, ob, j, i))
 				o = v_or(o, v_shuf8(p[i], m[j][i]));
-		v_storel(out + 16 * j, 16 * ob, o);
+		if (dealt)
+			v_store(out + VB * j, o);
+		else
+			v_storel(out + 16 * j, 16 * ob, o);
 	}
 }
 
@@ -774,13 +797,20 @@ INLINE size_t yuv_rgb_rows(const struct hqv_row_args *a, size_t n,
 		for (i = 0; i < 4; i++)
 			m[j][i] = v_lane(k->out.mask[j][i]);
 	for (x = 0; x + px <= n; x += px) {
-		vec l = v_loadl(luma + x, 16), ch[4];
+		vec l = v_load(luma + x), ch[4];
 		vec dl[2], dcb[2], dcr[2];
 		unsigned int c;
 
+		if (ob == 4) {
+			/* Dealt out, for rgbx_store()'s plain stores. */
+			l = v_deal_bytes(l);
+			v_load_dealt(dcbp + 2 * x, &dcb[0], &dcb[1]);
+			v_load_dealt(dcrp + 2 * x, &dcr[0], &dcr[1]);
+		} else {
+			v_load_halves(dcbp + 2 * x, &dcb[0], &dcb[1]);
+			v_load_halves(dcrp + 2 * x, &dcr[0], &dcr[1]);
+		}
 		color_d8(l, &dl[0], &dl[1]);
-		v_load_halves(dcbp + 2 * x, &dcb[0], &dcb[1]);
-		v_load_halves(dcrp + 2 * x, &dcr[0], &dcr[1]);
 		if (lean) {
 			yuv_rgb_lean(&cv, dl, dcb, dcr, ch);
 		} else {
@@ -790,7 +820,7 @@ INLINE size_t yuv_rgb_rows(const struct hqv_row_args *a, size_t n,
 					color_sum(&cv, c, dl[1], dcb[1], dcr[1]));
 		}
 		ch[3] = extra;
-		rgbx_store(out + ob * x, ch, m, ob);
+		rgbx_store(out + ob * x, ch, m, ob, ob == 4);
 	}
 	return x;
 }
@@ -999,7 +1029,7 @@ INLINE size_t vtap_rows(const struct hqv_row_args *a, size_t n,
 		if (ob == 1)
 			v_storel(out + x, 16, ch[0]);
 		else
-			rgbx_store(out + ob * x, ch, m, ob);
+			rgbx_store(out + ob * x, ch, m, ob, false);
 	}
 	return x;
 }
