@@ -349,9 +349,10 @@ INLINE void v_load_halves(const void *p, vec *lo, vec *hi)
  * each lane (rgb_yuv_loop()) leave a lane's 16 pixels dealt out: lane l
  * holds groups (of 4 pixels) l, l + LANES, l + 2 LANES and l + 3 LANES.
  * v_dealt_bytes() puts such a vector's bytes (a 4-byte group each) in
- * pixel order, v_deal_bytes() deals them out, and v_store_dealt() and
- * v_load_dealt() are
- * v_store_halves() and v_load_halves() for 16-bit halves so dealt out.
+ * pixel order, v_deal_bytes() deals them out, and v_store_dealt() (below)
+ * and v_load_dealt() are v_store_halves() and v_load_halves() for 16-bit
+ * halves so dealt out. v_dealt_qwords() puts in order a vector whose
+ * lane l holds the 64-bit elements l and l + LANES.
  */
 #if LANES == 4
 INLINE vec v_dealt_bytes(vec v)
@@ -366,12 +367,10 @@ INLINE vec v_deal_bytes(vec v)
 	return v_dealt_bytes(v);
 }
 
-INLINE void v_store_dealt(void *p, vec lo, vec hi)
+INLINE vec v_dealt_qwords(vec v)
 {
-	const __m512i order = _mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0);
-
-	v_store(p, _mm512_permutexvar_epi64(order, lo));
-	v_store((uint8_t *)p + 64, _mm512_permutexvar_epi64(order, hi));
+	return _mm512_permutexvar_epi64(
+		_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), v);
 }
 
 INLINE void v_load_dealt(const void *p, vec *lo, vec *hi)
@@ -394,10 +393,9 @@ INLINE vec v_deal_bytes(vec v)
 							       6, 4, 2, 0));
 }
 
-INLINE void v_store_dealt(void *p, vec lo, vec hi)
+INLINE vec v_dealt_qwords(vec v)
 {
-	v_store(p, _mm256_permute4x64_epi64(lo, 0xd8));
-	v_store((uint8_t *)p + 32, _mm256_permute4x64_epi64(hi, 0xd8));
+	return _mm256_permute4x64_epi64(v, 0xd8);
 }
 
 INLINE void v_load_dealt(const void *p, vec *lo, vec *hi)
@@ -417,9 +415,9 @@ INLINE vec v_deal_bytes(vec v)
 	return v;
 }
 
-INLINE void v_store_dealt(void *p, vec lo, vec hi)
+INLINE vec v_dealt_qwords(vec v)
 {
-	v_store_halves(p, lo, hi);
+	return v;
 }
 
 INLINE void v_load_dealt(const void *p, vec *lo, vec *hi)
@@ -430,6 +428,17 @@ INLINE void v_load_dealt(const void *p, vec *lo, vec *hi)
 
 /* Bytes a vector takes from a row: LANES chunks of 16. */
 #define VB	(16 * LANES)
+
+/*
+ * Halves dealt out are each the halves of two groups of 4 pixels in a
+ * lane, lane l's first the 64-bit elements l and l + LANES of the step's
+ * first vector: the same permute puts both in order.
+ */
+INLINE void v_store_dealt(void *p, vec lo, vec hi)
+{
+	v_store(p, v_dealt_qwords(lo));
+	v_store((uint8_t *)p + VB, v_dealt_qwords(hi));
+}
 
 /* The entry name##p: loop, the operation's vector loop, for p bytes. */
 #define ROW_ENTRY(name, loop, p)					\
@@ -874,10 +883,12 @@ ROW_ENTRY(split, split_rows, 4)
 #endif
 
 /*
- * Packed 4:2:2 to d: a lane makes 8 groups (16 pixels) from the 32 bytes
- * from its first group, in halves a and b of 16, and the next group's
- * samples from the 32 bytes one group on (na, nb), which the row must
- * have: the row's last group is the C entry's. d of a sample is
+ * Packed 4:2:2 to d: a step loads two vectors plainly, a and b, and the
+ * next groups' samples from the two one group on (na, nb), which the row
+ * must have: the row's last group is the C entry's. Lane l makes 8 groups
+ * (16 pixels) from 16 bytes of a and of b: 4 groups each, the step's
+ * 4-group spans l and l + LANES, which leaves the halves of d in pixel
+ * order, and the lumas as v_dealt_qwords() orders. d of a sample is
  * color_d8()'s, here of bytes moved to the high byte of 16-bit lanes; the
  * mean of two d, each a multiple of 2^(HQV_FRAC_BITS + 1), is exact.
  */
@@ -890,7 +901,8 @@ INLINE void packed_d(vec a, vec b, vec na, vec nb, vec m0, vec m1,
 			  7 - HQV_FRAC_BITS);
 	vec odd = v_srai16(v_add16(d, dn), 1);
 
-	v_store_halves(out + 4 * x, v_lo16(d, odd), v_hi16(d, odd));
+	v_store(out + 4 * x, v_lo16(d, odd));
+	v_store(out + 4 * x + VB, v_hi16(d, odd));
 }
 
 size_t ROW(packed_ds)(const struct hqv_row_args *a, size_t n)
@@ -909,12 +921,12 @@ size_t ROW(packed_ds)(const struct hqv_row_args *a, size_t n)
 	}
 	for (x = 0; x + px < n; x += px) {
 		const uint8_t *p = in + 4 * x;
-		vec a0 = v_loadl(p, 32), b0 = v_loadl(p + 16, 32);
-		vec na = v_xor(v_loadl(p + 4, 32), flip);
-		vec nb = v_xor(v_loadl(p + 20, 32), flip);
+		vec a0 = v_load(p), b0 = v_load(p + VB);
+		vec na = v_xor(v_load(p + 4), flip);
+		vec nb = v_xor(v_load(p + VB + 4), flip);
 
-		v_storel(a->out[0] + 2 * x, 16,
-			 v_or(v_shuf8(a0, ly[0]), v_shuf8(b0, ly[1])));
+		v_store(a->out[0] + 2 * x, v_dealt_qwords(
+			v_or(v_shuf8(a0, ly[0]), v_shuf8(b0, ly[1]))));
 		a0 = v_xor(a0, flip);
 		b0 = v_xor(b0, flip);
 		packed_d(a0, b0, na, nb, cb[0], cb[1], a->out[1], x);
