@@ -988,6 +988,65 @@ size_t ROW(semi_ds)(const struct hqv_row_args *a, size_t n)
 }
 
 /*
+ * Chroma codes subsampled across: as 32-bit elements, a vector of s from
+ * s[2 j] (x) and one from s[2 j + 1] (y) add, 16 bits at a time, to
+ * s[2 j] + s[2 j + 1] below and s[2 j + 1] + s[2 j + 2] above, whose sum
+ * (the upper moved down by a byte shuffle) is the code's, in the low byte
+ * when shifted. Lane l of the step's vector i holds codes of its 4-code
+ * group LANES i + l: picked into 32-bit element i, they are dealt out.
+ */
+INLINE size_t down_rows(const struct hqv_row_args *a, size_t n,
+			const unsigned int shift)
+{
+	static const uint8_t upper[16] = { 2, 3, 0x80, 0x80, 6, 7, 0x80, 0x80,
+					   10, 11, 0x80, 0x80, 14, 15, 0x80,
+					   0x80 };
+	const size_t px = 16 * LANES;
+	const vec up = v_lane(upper), half = v_set1_16(1 << (shift - 1));
+	vec pick[4];
+	size_t x, i, t;
+	unsigned int c;
+
+	for (i = 0; i < 4; i++) {
+		uint8_t m[16];
+
+		for (t = 0; t < 16; t++)
+			m[t] = t / 4 == i ? 4 * (t % 4) : 0x80;
+		pick[i] = v_lane(m);
+	}
+	for (x = 0; x + px <= n; x += px) {
+		for (c = 0; c < 2; c++) {
+			const uint8_t *p = a->in[c] + 4 * x;
+			vec o = v_zero();
+
+			for (i = 0; i < 4; i++) {
+				vec sum = v_add16(v_load(p + VB * i),
+						  v_load(p + VB * i + 2));
+
+				sum = v_add16(v_add16(sum, v_shuf8(sum, up)),
+					      half);
+				o = v_or(o, v_shuf8(v_srli16(sum, shift),
+						    pick[i]));
+			}
+			v_store(a->out[c] + x, v_dealt_bytes(o));
+		}
+	}
+	return x;
+}
+
+/* The shifts of one row and of two (NEON's shifts take constants). */
+size_t ROW(down)(const struct hqv_row_args *a, size_t n)
+{
+	const struct hqv_down *k = a->k;
+
+	if (k->shift == HQV_COLOR_BITS + 3)
+		return down_rows(a, n, HQV_COLOR_BITS + 3);
+	if (k->shift == HQV_COLOR_BITS + 2)
+		return down_rows(a, n, HQV_COLOR_BITS + 2);
+	return 0;
+}
+
+/*
  * Bilinear scaling's vertical pass: a + round(d g / 2^16), d = b - a, is
  * a + h + (l >= 2^15), h and l the high and low halves of d g, then
  * rounded to a code (>> 6). pmulhw takes g as signed: for g >= 2^15 that
