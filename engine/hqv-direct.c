@@ -851,13 +851,26 @@ interleave2(const uint8_t *restrict a, const uint8_t *restrict b,
  * crc, from the eighths of one row or the sums of a row pair (rows 2).
  */
 static inline __attribute__((always_inline)) void
-chroma_row_codes(const struct hqv_format *d, const uint16_t *cb,
+chroma_row_codes(const struct hqv_job *job, const uint16_t *cb,
 		 const uint16_t *cr, uint8_t *cbc, uint8_t *crc,
 		 const size_t cw, const unsigned int rows)
 {
-	if (d->hsub == 1) {
+	if (job->dst.fmt->hsub == 1) {
 		chroma_codes(cb, cbc, cw);
 		chroma_codes(cr, crc, cw);
+	} else if (!HQV_SCALAR_ROWS && job->plan.isa != HQV_ISA_C) {
+		/* From the second code; the first's left is its own sample. */
+		const struct hqv_down k = { HQV_COLOR_BITS + 1 + rows };
+		const struct hqv_row_args a = {
+			.in = { (const uint8_t *)(cb + 1),
+				(const uint8_t *)(cr + 1) },
+			.out = { cbc + 1, crc + 1 },
+			.k = &k,
+		};
+
+		chroma_down(cb, cbc, 1, rows);
+		chroma_down(cr, crc, 1, rows);
+		hqv_job_row(job, &hqv_row_down, &a, cw - 1);
 	} else if (rows == 2) {
 		chroma_down(cb, cbc, cw, 2);
 		chroma_down(cr, crc, cw, 2);
@@ -894,7 +907,7 @@ yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
 			cbc = hqv_row(&job->dst, d->order[1], row);
 			crc = hqv_row(&job->dst, d->order[2], row);
 		}
-		chroma_row_codes(d, cb[r], cr[r], cbc, crc, cw, rows);
+		chroma_row_codes(job, cb[r], cr[r], cbc, crc, cw, rows);
 		if (d->family == HQV_FAMILY_SEMIPLANAR) {
 			uint8_t *c = hqv_row(&job->dst, 1, row);
 

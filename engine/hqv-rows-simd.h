@@ -344,8 +344,101 @@ INLINE void v_load_halves(const void *p, vec *lo, vec *hi)
 }
 #endif
 
+/*
+ * 4-byte pixels loaded plainly, a vector after another, and transposed in
+ * each lane (rgb_yuv_loop()) leave a lane's 16 pixels dealt out: lane l
+ * holds groups (of 4 pixels) l, l + LANES, l + 2 LANES and l + 3 LANES.
+ * v_dealt_bytes() puts such a vector's bytes (a 4-byte group each) in
+ * pixel order, v_deal_bytes() deals them out, and v_store_dealt() (below)
+ * and v_load_dealt() are v_store_halves() and v_load_halves() for 16-bit
+ * halves so dealt out. v_dealt_qwords() puts in order a vector whose
+ * lane l holds the 64-bit elements l and l + LANES.
+ */
+#if LANES == 4
+INLINE vec v_dealt_bytes(vec v)
+{
+	return _mm512_permutexvar_epi32(_mm512_set_epi32(15, 11, 7, 3,
+			14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0), v);
+}
+
+/* A transpose: its own inverse. */
+INLINE vec v_deal_bytes(vec v)
+{
+	return v_dealt_bytes(v);
+}
+
+INLINE vec v_dealt_qwords(vec v)
+{
+	return _mm512_permutexvar_epi64(
+		_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), v);
+}
+
+INLINE void v_load_dealt(const void *p, vec *lo, vec *hi)
+{
+	const __m512i order = _mm512_set_epi64(7, 3, 6, 2, 5, 1, 4, 0);
+
+	*lo = _mm512_permutexvar_epi64(order, v_load(p));
+	*hi = _mm512_permutexvar_epi64(order, v_load((const uint8_t *)p + 64));
+}
+#elif LANES == 2
+INLINE vec v_dealt_bytes(vec v)
+{
+	return _mm256_permutevar8x32_epi32(v, _mm256_set_epi32(7, 3, 6, 2,
+							       5, 1, 4, 0));
+}
+
+INLINE vec v_deal_bytes(vec v)
+{
+	return _mm256_permutevar8x32_epi32(v, _mm256_set_epi32(7, 5, 3, 1,
+							       6, 4, 2, 0));
+}
+
+INLINE vec v_dealt_qwords(vec v)
+{
+	return _mm256_permute4x64_epi64(v, 0xd8);
+}
+
+INLINE void v_load_dealt(const void *p, vec *lo, vec *hi)
+{
+	*lo = _mm256_permute4x64_epi64(v_load(p), 0xd8);
+	*hi = _mm256_permute4x64_epi64(v_load((const uint8_t *)p + 32), 0xd8);
+}
+#else
+/* One lane: dealt out is pixel order. */
+INLINE vec v_dealt_bytes(vec v)
+{
+	return v;
+}
+
+INLINE vec v_deal_bytes(vec v)
+{
+	return v;
+}
+
+INLINE vec v_dealt_qwords(vec v)
+{
+	return v;
+}
+
+INLINE void v_load_dealt(const void *p, vec *lo, vec *hi)
+{
+	v_load_halves(p, lo, hi);
+}
+#endif
+
 /* Bytes a vector takes from a row: LANES chunks of 16. */
 #define VB	(16 * LANES)
+
+/*
+ * Halves dealt out are each the halves of two groups of 4 pixels in a
+ * lane, lane l's first the 64-bit elements l and l + LANES of the step's
+ * first vector: the same permute puts both in order.
+ */
+INLINE void v_store_dealt(void *p, vec lo, vec hi)
+{
+	v_store(p, v_dealt_qwords(lo));
+	v_store((uint8_t *)p + VB, v_dealt_qwords(hi));
+}
 
 /* The entry name##p: loop, the operation's vector loop, for p bytes. */
 #define ROW_ENTRY(name, loop, p)					\
@@ -513,16 +606,24 @@ INLINE vec chroma_eighths(vec v, const bool clamp)
 	return v;
 }
 
-INLINE void chroma_out(uint8_t *p, vec lo, vec hi, const bool add)
+/* Halves in pixel order, or dealt out (v_store_dealt()). */
+INLINE void chroma_out(uint8_t *p, vec lo, vec hi, const bool add,
+		       const bool dealt)
 {
 	if (add) {
 		vec a, b;
 
-		v_load_halves(p, &a, &b);
+		if (dealt)
+			v_load_dealt(p, &a, &b);
+		else
+			v_load_halves(p, &a, &b);
 		lo = v_add16(lo, a);
 		hi = v_add16(hi, b);
 	}
-	v_store_halves(p, lo, hi);
+	if (dealt)
+		v_store_dealt(p, lo, hi);
+	else
+		v_store_halves(p, lo, hi);
 }
 
 INLINE size_t rgb_yuv_loop(const struct hqv_row_args *a, size_t n,
@@ -546,14 +647,16 @@ INLINE size_t rgb_yuv_loop(const struct hqv_row_args *a, size_t n,
 		vec v[4], d[3][2], c[3], o[2];
 		unsigned int h;
 
-		for (i = 0; i < ib; i++)
-			v[i] = v_loadl(p + 16 * i, 16 * ib);
 		if (ib == 4) {
-			/* R, G, B of pixels 0-3, 4-7 ... as 32-bit elements. */
+			/*
+			 * R, G, B of a lane's 4 pixels in each vector, as
+			 * 32-bit elements, transposed: the lanes' pixels
+			 * dealt out (v_dealt_bytes()), for plain loads.
+			 */
 			vec t[4];
 
 			for (i = 0; i < 4; i++)
-				v[i] = v_shuf8(v[i], split);
+				v[i] = v_shuf8(v_load(p + VB * i), split);
 			t[0] = v_lo32(v[0], v[1]);
 			t[1] = v_hi32(v[0], v[1]);
 			t[2] = v_lo32(v[2], v[3]);
@@ -562,6 +665,8 @@ INLINE size_t rgb_yuv_loop(const struct hqv_row_args *a, size_t n,
 			c[1] = v_hi64(t[0], t[2]);
 			c[2] = v_lo64(t[1], t[3]);
 		} else {
+			for (i = 0; i < ib; i++)
+				v[i] = v_loadl(p + 16 * i, 16 * ib);
 			for (ch = 0; ch < 3; ch++) {
 				c[ch] = v_shuf8(v[0], mask[ch][0]);
 				for (i = 1; i < ib; i++)
@@ -571,19 +676,19 @@ INLINE size_t rgb_yuv_loop(const struct hqv_row_args *a, size_t n,
 		}
 		for (ch = 0; ch < 3; ch++)
 			color_d8(c[ch], &d[ch][0], &d[ch][1]);
-		v_storel(yc + x, 16,
-			 codes_of(color_sum(&cv, 0, d[0][0], d[1][0], d[2][0]),
-				  color_sum(&cv, 0, d[0][1], d[1][1], d[2][1])));
+		o[0] = codes_of(color_sum(&cv, 0, d[0][0], d[1][0], d[2][0]),
+				color_sum(&cv, 0, d[0][1], d[1][1], d[2][1]));
+		v_store(yc + x, ib == 4 ? v_dealt_bytes(o[0]) : o[0]);
 		if (!chroma)
 			continue;
 		for (h = 0; h < 2; h++)
 			o[h] = chroma_eighths(color_sum(&cv, 1, d[0][h], d[1][h],
 							d[2][h]), clamp);
-		chroma_out(cb + 2 * x, o[0], o[1], add);
+		chroma_out(cb + 2 * x, o[0], o[1], add, ib == 4);
 		for (h = 0; h < 2; h++)
 			o[h] = chroma_eighths(color_sum(&cv, 2, d[0][h], d[1][h],
 							d[2][h]), clamp);
-		chroma_out(cr + 2 * x, o[0], o[1], add);
+		chroma_out(cr + 2 * x, o[0], o[1], add, ib == 4);
 	}
 	return x;
 }
@@ -652,10 +757,12 @@ INLINE void yuv_rgb_lean(const struct color_vecs *cv, const vec dl[2],
  * A lane's 16 pixels from their channels (ch[0-2] R, G, B, ch[3] extra,
  * bytes) into out (ob bytes a pixel): interleaved into four vectors of
  * R, G, B, extra pixels, which the shuffles above (m, an hqv_shuffle's
- * masks from 4-byte pixels) put into the output's order and size.
+ * masks from 4-byte pixels) put into the output's order and size. With
+ * 4-byte pixels dealt out (v_deal_bytes()), vector j is a lane's group j
+ * in each lane, which is the vector's pixels in order: plain stores.
  */
 INLINE void rgbx_store(uint8_t *out, const vec ch[4], vec m[4][4],
-		       const size_t ob)
+		       const size_t ob, const bool dealt)
 {
 	vec rg, bx, p[4], o;
 	size_t i, j;
@@ -673,7 +780,10 @@ INLINE void rgbx_store(uint8_t *out, const vec ch[4], vec m[4][4],
 		for (i = 0; i < 4; i++)
 			if (shuffle_meets(4, ob, j, i))
 				o = v_or(o, v_shuf8(p[i], m[j][i]));
-		v_storel(out + 16 * j, 16 * ob, o);
+		if (dealt)
+			v_store(out + VB * j, o);
+		else
+			v_storel(out + 16 * j, 16 * ob, o);
 	}
 }
 
@@ -696,13 +806,20 @@ INLINE size_t yuv_rgb_rows(const struct hqv_row_args *a, size_t n,
 		for (i = 0; i < 4; i++)
 			m[j][i] = v_lane(k->out.mask[j][i]);
 	for (x = 0; x + px <= n; x += px) {
-		vec l = v_loadl(luma + x, 16), ch[4];
+		vec l = v_load(luma + x), ch[4];
 		vec dl[2], dcb[2], dcr[2];
 		unsigned int c;
 
+		if (ob == 4) {
+			/* Dealt out, for rgbx_store()'s plain stores. */
+			l = v_deal_bytes(l);
+			v_load_dealt(dcbp + 2 * x, &dcb[0], &dcb[1]);
+			v_load_dealt(dcrp + 2 * x, &dcr[0], &dcr[1]);
+		} else {
+			v_load_halves(dcbp + 2 * x, &dcb[0], &dcb[1]);
+			v_load_halves(dcrp + 2 * x, &dcr[0], &dcr[1]);
+		}
 		color_d8(l, &dl[0], &dl[1]);
-		v_load_halves(dcbp + 2 * x, &dcb[0], &dcb[1]);
-		v_load_halves(dcrp + 2 * x, &dcr[0], &dcr[1]);
 		if (lean) {
 			yuv_rgb_lean(&cv, dl, dcb, dcr, ch);
 		} else {
@@ -712,7 +829,7 @@ INLINE size_t yuv_rgb_rows(const struct hqv_row_args *a, size_t n,
 					color_sum(&cv, c, dl[1], dcb[1], dcr[1]));
 		}
 		ch[3] = extra;
-		rgbx_store(out + ob * x, ch, m, ob);
+		rgbx_store(out + ob * x, ch, m, ob, ob == 4);
 	}
 	return x;
 }
@@ -766,10 +883,12 @@ ROW_ENTRY(split, split_rows, 4)
 #endif
 
 /*
- * Packed 4:2:2 to d: a lane makes 8 groups (16 pixels) from the 32 bytes
- * from its first group, in halves a and b of 16, and the next group's
- * samples from the 32 bytes one group on (na, nb), which the row must
- * have: the row's last group is the C entry's. d of a sample is
+ * Packed 4:2:2 to d: a step loads two vectors plainly, a and b, and the
+ * next groups' samples from the two one group on (na, nb), which the row
+ * must have: the row's last group is the C entry's. Lane l makes 8 groups
+ * (16 pixels) from 16 bytes of a and of b: 4 groups each, the step's
+ * 4-group spans l and l + LANES, which leaves the halves of d in pixel
+ * order, and the lumas as v_dealt_qwords() orders. d of a sample is
  * color_d8()'s, here of bytes moved to the high byte of 16-bit lanes; the
  * mean of two d, each a multiple of 2^(HQV_FRAC_BITS + 1), is exact.
  */
@@ -782,7 +901,8 @@ INLINE void packed_d(vec a, vec b, vec na, vec nb, vec m0, vec m1,
 			  7 - HQV_FRAC_BITS);
 	vec odd = v_srai16(v_add16(d, dn), 1);
 
-	v_store_halves(out + 4 * x, v_lo16(d, odd), v_hi16(d, odd));
+	v_store(out + 4 * x, v_lo16(d, odd));
+	v_store(out + 4 * x + VB, v_hi16(d, odd));
 }
 
 size_t ROW(packed_ds)(const struct hqv_row_args *a, size_t n)
@@ -801,12 +921,12 @@ size_t ROW(packed_ds)(const struct hqv_row_args *a, size_t n)
 	}
 	for (x = 0; x + px < n; x += px) {
 		const uint8_t *p = in + 4 * x;
-		vec a0 = v_loadl(p, 32), b0 = v_loadl(p + 16, 32);
-		vec na = v_xor(v_loadl(p + 4, 32), flip);
-		vec nb = v_xor(v_loadl(p + 20, 32), flip);
+		vec a0 = v_load(p), b0 = v_load(p + VB);
+		vec na = v_xor(v_load(p + 4), flip);
+		vec nb = v_xor(v_load(p + VB + 4), flip);
 
-		v_storel(a->out[0] + 2 * x, 16,
-			 v_or(v_shuf8(a0, ly[0]), v_shuf8(b0, ly[1])));
+		v_store(a->out[0] + 2 * x, v_dealt_qwords(
+			v_or(v_shuf8(a0, ly[0]), v_shuf8(b0, ly[1]))));
 		a0 = v_xor(a0, flip);
 		b0 = v_xor(b0, flip);
 		packed_d(a0, b0, na, nb, cb[0], cb[1], a->out[1], x);
@@ -868,6 +988,65 @@ size_t ROW(semi_ds)(const struct hqv_row_args *a, size_t n)
 }
 
 /*
+ * Chroma codes subsampled across: as 32-bit elements, a vector of s from
+ * s[2 j] (x) and one from s[2 j + 1] (y) add, 16 bits at a time, to
+ * s[2 j] + s[2 j + 1] below and s[2 j + 1] + s[2 j + 2] above, whose sum
+ * (the upper moved down by a byte shuffle) is the code's, in the low byte
+ * when shifted. Lane l of the step's vector i holds codes of its 4-code
+ * group LANES i + l: picked into 32-bit element i, they are dealt out.
+ */
+INLINE size_t down_rows(const struct hqv_row_args *a, size_t n,
+			const unsigned int shift)
+{
+	static const uint8_t upper[16] = { 2, 3, 0x80, 0x80, 6, 7, 0x80, 0x80,
+					   10, 11, 0x80, 0x80, 14, 15, 0x80,
+					   0x80 };
+	const size_t px = 16 * LANES;
+	const vec up = v_lane(upper), half = v_set1_16(1 << (shift - 1));
+	vec pick[4];
+	size_t x, i, t;
+	unsigned int c;
+
+	for (i = 0; i < 4; i++) {
+		uint8_t m[16];
+
+		for (t = 0; t < 16; t++)
+			m[t] = t / 4 == i ? 4 * (t % 4) : 0x80;
+		pick[i] = v_lane(m);
+	}
+	for (x = 0; x + px <= n; x += px) {
+		for (c = 0; c < 2; c++) {
+			const uint8_t *p = a->in[c] + 4 * x;
+			vec o = v_zero();
+
+			for (i = 0; i < 4; i++) {
+				vec sum = v_add16(v_load(p + VB * i),
+						  v_load(p + VB * i + 2));
+
+				sum = v_add16(v_add16(sum, v_shuf8(sum, up)),
+					      half);
+				o = v_or(o, v_shuf8(v_srli16(sum, shift),
+						    pick[i]));
+			}
+			v_store(a->out[c] + x, v_dealt_bytes(o));
+		}
+	}
+	return x;
+}
+
+/* The shifts of one row and of two (NEON's shifts take constants). */
+size_t ROW(down)(const struct hqv_row_args *a, size_t n)
+{
+	const struct hqv_down *k = a->k;
+
+	if (k->shift == HQV_COLOR_BITS + 3)
+		return down_rows(a, n, HQV_COLOR_BITS + 3);
+	if (k->shift == HQV_COLOR_BITS + 2)
+		return down_rows(a, n, HQV_COLOR_BITS + 2);
+	return 0;
+}
+
+/*
  * Bilinear scaling's vertical pass: a + round(d g / 2^16), d = b - a, is
  * a + h + (l >= 2^15), h and l the high and low halves of d g, then
  * rounded to a code (>> 6). pmulhw takes g as signed: for g >= 2^15 that
@@ -921,7 +1100,7 @@ INLINE size_t vtap_rows(const struct hqv_row_args *a, size_t n,
 		if (ob == 1)
 			v_storel(out + x, 16, ch[0]);
 		else
-			rgbx_store(out + ob * x, ch, m, ob);
+			rgbx_store(out + ob * x, ch, m, ob, false);
 	}
 	return x;
 }

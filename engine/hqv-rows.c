@@ -479,6 +479,25 @@ static size_t semi_ds_c(const struct hqv_row_args *a, size_t n)
 }
 ROW_OP(semi_ds, STEPS(2, 2), STEPS(4, 4));
 
+static size_t down_c(const struct hqv_row_args *a, size_t n)
+{
+	const struct hqv_down *k = a->k;
+	const uint16_t half = 1u << (k->shift - 1);
+	size_t x;
+	unsigned int c;
+
+	for (c = 0; c < 2; c++) {
+		const uint16_t *restrict s = (const uint16_t *)a->in[c];
+		uint8_t *restrict out = a->out[c];
+
+		for (x = 0; x < n; x++)
+			out[x] = (uint8_t)((uint16_t)(s[2 * x] + 2 * s[2 * x + 1] +
+					   s[2 * x + 2] + half) >> k->shift);
+	}
+	return n;
+}
+ROW_OP(down, STEPS(4, 4), STEPS(1, 1));
+
 /*
  * Bilinear scaling's vertical pass
  */
@@ -599,7 +618,7 @@ const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_rgb3_yuv, &hqv_row_rgb4_yuv,
 	&hqv_row_yuv_rgb3, &hqv_row_yuv_rgb4,
 	&hqv_row_split3, &hqv_row_split4,
-	&hqv_row_packed_ds, &hqv_row_semi_ds,
+	&hqv_row_packed_ds, &hqv_row_semi_ds, &hqv_row_down,
 	&hqv_row_vtap1, &hqv_row_vtap3, &hqv_row_vtap4,
 	&hqv_row_htap1,
 	NULL,

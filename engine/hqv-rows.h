@@ -216,6 +216,22 @@ extern const struct hqv_row_op hqv_row_packed_ds;
 extern const struct hqv_row_op hqv_row_semi_ds;
 
 /*
+ * Chroma codes from eighths, subsampled across by [1 2 1] / 4 with one
+ * rounding (hqv-direct.c, chroma_down()): a unit is a code, out[c][j] of
+ * in[c]'s uint16_t samples s[2 j], s[2 j + 1] and s[2 j + 2] for c 0 and
+ * 1, (s[2 j] + 2 s[2 j + 1] + s[2 j + 2] + 2^(shift - 1)) >> shift, the
+ * sum in 16 bits (the eighths of two rows sum to at most 16320), the
+ * code its low byte. The caller points in[c] at the sample before the
+ * first code's own. The SIMD entries take the shifts of one row's eighths
+ * and of two rows' sums, HQV_COLOR_BITS + 2 and + 3, and leave others
+ * to C.
+ */
+struct hqv_down {
+	uint8_t shift;
+};
+extern const struct hqv_row_op hqv_row_down;
+
+/*
  * Bilinear scaling's vertical pass (hqv-direct-scale.c): channel c of
  * rows a and b, uint16_t samples of code values with 6 fractional bits
  * (at most 255 << 6), channel c of row a at in[0] + c in_pitch and of row b
@@ -283,7 +299,7 @@ extern const struct hqv_row_op hqv_row_htap1;
 		hqv_rgb3_yuv_##isa, hqv_rgb4_yuv_##isa,			\
 		hqv_yuv_rgb3_##isa, hqv_yuv_rgb4_##isa,			\
 		hqv_split3_##isa, hqv_split4_##isa,			\
-		hqv_packed_ds_##isa, hqv_semi_ds_##isa,			\
+		hqv_packed_ds_##isa, hqv_semi_ds_##isa, hqv_down_##isa,	\
 		hqv_vtap1_##isa, hqv_vtap3_##isa, hqv_vtap4_##isa,	\
 		hqv_htap1_##isa;
 HQV_ROWS_DECLARE(ssse3)

@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "hqv-internal.h"
 #include "hqv-rows.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -121,6 +122,14 @@ static const void *make_k(const struct hqv_row_op *op, void *k)
 
 		cr_assert_not_null(pk);
 		memcpy(k, pk, sizeof(*pk));
+		return k;
+	}
+	if (!strcmp(op->name, "down")) {
+		struct hqv_down *dk = k;
+
+		/* One row's eighths, two rows' sums, now and then another. */
+		dk->shift = rnd() % 8 ? HQV_COLOR_BITS + 2 + rnd() % 2 :
+			    1 + rnd() % 8;
 		return k;
 	}
 	if (sscanf(op->name, "vtap%1u", &ob) == 1) {
