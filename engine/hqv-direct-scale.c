@@ -177,8 +177,8 @@ static void make_taps(const struct hqv_job *job, struct taps *t,
 
 /*
  * A luma row y (or an R'G'B' channel's) scaled across into out, in 4:4:4
- * samples with 6 fractional bits: (4 Y' wa + 4 Y'' wb + 4096) >> 13 with the 4 taken out of the
- * shift, by the htap1 row (hqv-rows.h).
+ * samples with 6 fractional bits: (4 Y' wa + 4 Y'' wb + 4096) >> 13 with
+ * the 4 taken out of the shift, by the htap1 row (hqv-rows.h).
  */
 static inline __attribute__((always_inline)) void
 luma_across(const struct hqv_job *job, const struct scale_state *s,
