@@ -41,12 +41,6 @@ struct taps {
 	int32_t *wb;
 };
 
-static inline __attribute__((always_inline)) uint32_t
-tap(int32_t left, int32_t right, int32_t wb)
-{
-	return (left << 17) + (right - left) * wb;
-}
-
 /*
  * Chroma rows whose sums are kept: consecutive luma rows 2k and 2k + 1
  * use rows k - 1, k and k + 1 of a 4:2:0 plane between them.
@@ -231,8 +225,8 @@ chroma_across(const uint32_t *restrict cc, const struct taps *t,
 	for (d = 0; d < n; d++) {
 		uint32_t quad = cc[idx[d]];
 
-		cb[d] = tap(quad & 0xff, quad >> 8 & 0xff, wb[d]);
-		cr[d] = tap(quad >> 16 & 0xff, quad >> 24, wb[d]);
+		cb[d] = hqv_tap(quad & 0xff, quad >> 8 & 0xff, wb[d]);
+		cr[d] = hqv_tap(quad >> 16 & 0xff, quad >> 24, wb[d]);
 	}
 }
 

@@ -604,7 +604,7 @@ static size_t htap1_c(const struct hqv_row_args *a, size_t n)
 	for (d = 0; d < n; d++) {
 		int32_t p = row[idx[d]], q = row[idx[d] + 1];
 
-		out[d] = (uint32_t)((p << 17) + (q - p) * wb[d] + 1024) >> 11;
+		out[d] = (hqv_tap(p, q, wb[d]) + 1024) >> 11;
 	}
 	return n;
 }

@@ -274,6 +274,11 @@ extern const struct hqv_row_op hqv_row_vtap1, hqv_row_vtap3, hqv_row_vtap4;
 struct hqv_htap {
 	const uint8_t *row;
 };
+/* One tap before its rounding: p (2^17 - wb) + q wb, the spec's 2^17ths. */
+static inline uint32_t hqv_tap(int32_t p, int32_t q, int32_t wb)
+{
+	return (p << 17) + (q - p) * wb;
+}
 /*
  * The table, 6 bytes a unit (HQV_HTAP_TABLE_BYTES()): for each 8 columns
  * from the first, 16 bytes of shuffle for p (byte 2 l of column l: i less
