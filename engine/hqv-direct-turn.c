@@ -830,11 +830,11 @@ static bool in_place(const uint8_t map[4])
 }
 
 /*
- * A quarter turn writes up to RGB_TILE_ROWS destination rows at once, the
- * pixels of a source row's cache line (16 of 32 bits), so that each line
- * of the column it walks down is read once, not once a pair (1080 lines
- * of 64 bytes a pair for 1920x1080, more than a core's first-level
- * cache keeps).
+ * A quarter turn of words writes up to RGB_TILE_ROWS destination rows at
+ * once, the pixels of a source row's cache line (16 of 32 bits), so that
+ * each line of the column it walks down is read once, not once a pair
+ * (1080 lines of 64 bytes a pair for 1920x1080, more than a core's
+ * first-level cache keeps).
  */
 #define RGB_TILE_ROWS	16
 
@@ -861,20 +861,24 @@ turn_rgb_lines(const uint8_t *restrict src, ptrdiff_t step, ptrdiff_t next,
 	       const struct hqv_shuffle *k, const size_t ib, const size_t ob)
 {
 	size_t x, r, i;
+	uint8_t map[4], fill = k->fill;
+
+	/* Copies the compiler keeps in registers past the byte stores. */
+	memcpy(map, k->map, sizeof(map));
 
 	/*
 	 * 32-bit pixels whose bytes stay in place, a padding byte filled:
 	 * a word each, masked (rotating XBGR32, ARGB32 and their kind).
 	 */
-	if (ib == 4 && ob == 4 && in_place(k->map)) {
+	if (ib == 4 && ob == 4 && in_place(map)) {
 		uint8_t keep_b[4], fill_b[4];
 		uint32_t keep, fills, a;
 
 		for (i = 0; i < 4; i++) {
-			bool filled = k->map[i] == HQV_SHUFFLE_FILL;
+			bool filled = map[i] == HQV_SHUFFLE_FILL;
 
 			keep_b[i] = filled ? 0 : 0xff;
-			fill_b[i] = filled ? k->fill : 0;
+			fill_b[i] = filled ? fill : 0;
 		}
 		memcpy(&keep, keep_b, 4);
 		memcpy(&fills, fill_b, 4);
@@ -894,10 +898,10 @@ turn_rgb_lines(const uint8_t *restrict src, ptrdiff_t step, ptrdiff_t next,
 			__builtin_prefetch(src + TURN_PREFETCH * step);
 		for (r = 0; r < count; r++)
 			for (i = 0; i < ob; i++) {
-				bool filled = k->map[i] == HQV_SHUFFLE_FILL;
+				bool filled = map[i] == HQV_SHUFFLE_FILL;
 
-				out[r * pitch + ob * x + i] = filled ? k->fill :
-					src[(ptrdiff_t)r * next + k->map[i]];
+				out[r * pitch + ob * x + i] = filled ? fill :
+					src[(ptrdiff_t)r * next + map[i]];
 			}
 	}
 }
@@ -928,7 +932,13 @@ turn_rgb_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 	       (ptrdiff_t)p->di_x * (ptrdiff_t)ib;
 	next = (ptrdiff_t)p->dj_y * job->src.bytesperline[0] +
 	       (ptrdiff_t)p->dj_x * (ptrdiff_t)ib;
-	/* Tiles of constant heights, for the compiler: 16, 8, else a pair. */
+	/*
+	 * Tiles of constant heights, for the compiler: 16, 8, else a pair;
+	 * of words only (a byte at a time, 24-bit pixels took twice as
+	 * long in tiles as in pairs).
+	 */
+	if (!(ib == 4 && ob == 4 && in_place(st->k.map)))
+		left = 2;
 	if (p->di_x == 0 && left >= RGB_TILE_ROWS) {
 		turn_rgb_lines(src, step, next, out, pitch, w, RGB_TILE_ROWS,
 			       &st->k, ib, ob);
