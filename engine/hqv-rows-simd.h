@@ -982,28 +982,6 @@ INLINE void packed_half(vec s, vec ns, vec ly, vec uv, vec *dl, vec *dcb,
 	*dcr = v_hi16(own, odd);
 }
 
-struct packed_rgb_vecs {
-	struct color_vecs cv;
-	vec ly, uv, flip, extra, m[4][4];
-	bool lean;
-};
-
-/* A step's 16 LANES pixels from p (and the group after them) into q. */
-INLINE void packed_rgb4_step(struct packed_rgb_vecs *pv,
-			     const uint8_t *p, uint8_t *q)
-{
-	vec dl[2], dcb[2], dcr[2], ch[4];
-	unsigned int h;
-
-	for (h = 0; h < 2; h++)
-		packed_half(v_xor(v_load(p + VB * h), pv->flip),
-			    v_xor(v_load(p + VB * h + 4), pv->flip), pv->ly,
-			    pv->uv, &dl[h], &dcb[h], &dcr[h]);
-	yuv_rgb_codes(&pv->cv, pv->lean, dl, dcb, dcr, ch);
-	ch[3] = pv->extra;
-	rgbx_store(q, ch, pv->m, 4, PX_HALVES);
-}
-
 /*
  * Whole steps; where the row ends with one, its last group's chroma is
  * that of a copy of the step with the group repeated after it (which is
@@ -1017,32 +995,43 @@ size_t ROW(packed_rgb4)(const struct hqv_row_args *a, size_t n)
 	const size_t px = 8 * LANES;
 	const uint8_t *in = a->in[0];
 	uint8_t *out = a->out[0];
+	const vec flip = v_set1_8(0x80), extra = v_set1_8(k->rgb->extra);
+	const bool lean = k->rgb->lean;
 	uint8_t lym[16], uvm[16], last[2 * VB + 4];
-	struct packed_rgb_vecs pv;
-	size_t x, i, j, t;
+	struct color_vecs cv;
+	vec ly, uv, m[4][4];
+	size_t x, j, t;
 
 	for (t = 0; t < 8; t++) {
 		lym[2 * t] = uvm[2 * t] = 0x80;
 		lym[2 * t + 1] = ds->oy + 2 * t;
 		uvm[2 * t + 1] = (t < 4 ? ds->ocb : ds->ocr) + 4 * (t % 4);
 	}
-	pv.ly = v_lane(lym);
-	pv.uv = v_lane(uvm);
-	pv.flip = v_set1_8(0x80);
-	pv.extra = v_set1_8(k->rgb->extra);
-	pv.lean = k->rgb->lean;
-	color_vecs_init(&pv.cv, &k->rgb->c);
+	ly = v_lane(lym);
+	uv = v_lane(uvm);
+	color_vecs_init(&cv, &k->rgb->c);
+	/* 4-byte pixels to 4-byte pixels: vector j from vector j alone. */
 	for (j = 0; j < 4; j++)
-		for (i = 0; i < 4; i++)
-			pv.m[j][i] = v_lane(k->rgb->out.mask[j][i]);
-	for (x = 0; x + px < n; x += px)
-		packed_rgb4_step(&pv, in + 4 * x, out + 8 * x);
-	if (x + px != n)
-		return x;
-	memcpy(last, in + 4 * x, 2 * VB);
-	memcpy(last + 2 * VB, last + 2 * VB - 4, 4);
-	packed_rgb4_step(&pv, last, out + 8 * x);
-	return n;
+		m[j][j] = v_lane(k->rgb->out.mask[j][j]);
+	for (x = 0; x + px <= n; x += px) {
+		const uint8_t *p = in + 4 * x;
+		vec dl[2], dcb[2], dcr[2], ch[4];
+		unsigned int h;
+
+		if (x + px == n) {
+			memcpy(last, p, 2 * VB);
+			memcpy(last + 2 * VB, p + 2 * VB - 4, 4);
+			p = last;
+		}
+		for (h = 0; h < 2; h++)
+			packed_half(v_xor(v_load(p + VB * h), flip),
+				    v_xor(v_load(p + VB * h + 4), flip), ly, uv,
+				    &dl[h], &dcb[h], &dcr[h]);
+		yuv_rgb_codes(&cv, lean, dl, dcb, dcr, ch);
+		ch[3] = extra;
+		rgbx_store(out + 8 * x, ch, m, 4, PX_HALVES);
+	}
+	return x;
 }
 
 /*
