@@ -768,7 +768,8 @@ enum px_layout {
  * A lane's 16 pixels from their channels (ch[0-2] R, G, B, ch[3] extra,
  * bytes) into out (ob bytes a pixel): interleaved into four vectors of
  * R, G, B, extra pixels, which the shuffles above (m, an hqv_shuffle's
- * masks from 4-byte pixels) put into the output's order and size. With
+ * masks from 4-byte pixels) put into the output's order and size (m
+ * NULL: ch are in the order of a 4-byte pixel's bytes already). With
  * 4-byte pixels dealt out (v_deal_bytes()), vector j is a lane's group j
  * in each lane, which is the vector's pixels in order: plain stores. In
  * halves, vectors 0 and 1 are each lane's first 8 pixels, which
@@ -790,9 +791,11 @@ INLINE void rgbx_store(uint8_t *out, const vec ch[4], vec m[4][4],
 	p[3] = v_hi16(rg, bx);
 	for (j = 0; j < ob; j++) {
 		o[j] = v_zero();
-		for (i = 0; i < 4; i++)
+		for (i = 0; i < 4 && m; i++)
 			if (shuffle_meets(4, ob, j, i))
 				o[j] = v_or(o[j], v_shuf8(p[i], m[j][i]));
+		if (!m)
+			o[j] = p[j];
 		if (layout == PX_DEALT)
 			v_store(out + VB * j, o[j]);
 		else if (layout == PX_CHUNKS)
@@ -986,9 +989,12 @@ INLINE void packed_half(vec s, vec ns, vec ly, vec uv, vec *dl, vec *dcb,
  * Whole steps; where the row ends with one, its last group's chroma is
  * that of a copy of the step with the group repeated after it (which is
  * what packed_ds gives the row's last group), so that a row of whole
- * steps leaves nothing to the narrower entries.
+ * steps leaves nothing to the narrower entries. In order: the pixel's
+ * bytes are R, G, B, extra or B, G, R, extra (rb), the channels
+ * interleaved in that order with no shuffle.
  */
-size_t ROW(packed_rgb4)(const struct hqv_row_args *a, size_t n)
+INLINE size_t packed_rgb4_loop(const struct hqv_row_args *a, size_t n,
+			       const bool in_order)
 {
 	const struct hqv_packed_rgb *k = a->k;
 	const struct hqv_packed_ds *ds = k->ds;
@@ -996,7 +1002,7 @@ size_t ROW(packed_rgb4)(const struct hqv_row_args *a, size_t n)
 	const uint8_t *in = a->in[0];
 	uint8_t *out = a->out[0];
 	const vec flip = v_set1_8(0x80), extra = v_set1_8(k->rgb->extra);
-	const bool lean = k->rgb->lean;
+	const bool lean = k->rgb->lean, rb = k->rgb->out.map[0] == 2;
 	uint8_t lym[16], uvm[16], last[2 * VB + 4];
 	struct color_vecs cv;
 	vec ly, uv, m[4][4];
@@ -1010,12 +1016,12 @@ size_t ROW(packed_rgb4)(const struct hqv_row_args *a, size_t n)
 	ly = v_lane(lym);
 	uv = v_lane(uvm);
 	color_vecs_init(&cv, &k->rgb->c);
-	/* 4-byte pixels to 4-byte pixels: vector j from vector j alone. */
+	/* 4-byte pixels to 4-byte pixels: vector j from vector j alike. */
 	for (j = 0; j < 4; j++)
-		m[j][j] = v_lane(k->rgb->out.mask[j][j]);
+		m[j][j] = v_lane(k->rgb->out.mask[0][0]);
 	for (x = 0; x + px <= n; x += px) {
 		const uint8_t *p = in + 4 * x;
-		vec dl[2], dcb[2], dcr[2], ch[4];
+		vec dl[2], dcb[2], dcr[2], ch[4], r;
 		unsigned int h;
 
 		if (x + px == n) {
@@ -1029,9 +1035,36 @@ size_t ROW(packed_rgb4)(const struct hqv_row_args *a, size_t n)
 				    &dl[h], &dcb[h], &dcr[h]);
 		yuv_rgb_codes(&cv, lean, dl, dcb, dcr, ch);
 		ch[3] = extra;
-		rgbx_store(out + 8 * x, ch, m, 4, PX_HALVES);
+		if (in_order && rb) {
+			r = ch[0];
+			ch[0] = ch[2];
+			ch[2] = r;
+		}
+		rgbx_store(out + 8 * x, ch, in_order ? NULL : m, 4, PX_HALVES);
 	}
 	return x;
+}
+
+/* Each with a stack frame of its own, as rgb_yuv_loop()'s. */
+static __attribute__((__noinline__)) size_t
+packed_rgb4_in_order(const struct hqv_row_args *a, size_t n)
+{
+	return packed_rgb4_loop(a, n, true);
+}
+
+static __attribute__((__noinline__)) size_t
+packed_rgb4_shuffled(const struct hqv_row_args *a, size_t n)
+{
+	return packed_rgb4_loop(a, n, false);
+}
+
+size_t ROW(packed_rgb4)(const struct hqv_row_args *a, size_t n)
+{
+	const uint8_t *map = ((const struct hqv_packed_rgb *)a->k)->rgb->out.map;
+
+	if (map[1] == 1 && map[3] == 3)
+		return packed_rgb4_in_order(a, n);
+	return packed_rgb4_shuffled(a, n);
 }
 
 /*
