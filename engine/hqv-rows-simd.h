@@ -758,8 +758,8 @@ enum px_layout {
 	PX_CHUNKS,	/* lane l: the l-th of LANES chunks of 16 pixels */
 	PX_DEALT,	/* dealt out (v_deal_bytes()) */
 	/*
-	 * Lane l: pixels 8 l to 8 l + 7 of the step's first 8 LANES, then
-	 * the same of its next 8 LANES (halves in pixel order).
+	 * Lane l: the step's pixels 8 l to 8 l + 7, then 8 LANES + 8 l to
+	 * 8 LANES + 8 l + 7 (halves in pixel order).
 	 */
 	PX_HALVES,
 };
@@ -1016,7 +1016,7 @@ INLINE size_t packed_rgb4_loop(const struct hqv_row_args *a, size_t n,
 	ly = v_lane(lym);
 	uv = v_lane(uvm);
 	color_vecs_init(&cv, &k->rgb->c);
-	/* 4-byte pixels to 4-byte pixels: vector j from vector j alike. */
+	/* 4-byte pixels to 4-byte: vector j from vector j, one mask for all. */
 	for (j = 0; j < 4; j++)
 		m[j][j] = v_lane(k->rgb->out.mask[0][0]);
 	for (x = 0; x + px <= n; x += px) {
@@ -1060,7 +1060,8 @@ packed_rgb4_shuffled(const struct hqv_row_args *a, size_t n)
 
 size_t ROW(packed_rgb4)(const struct hqv_row_args *a, size_t n)
 {
-	const uint8_t *map = ((const struct hqv_packed_rgb *)a->k)->rgb->out.map;
+	const struct hqv_packed_rgb *k = a->k;
+	const uint8_t *map = k->rgb->out.map;
 
 	if (map[1] == 1 && map[3] == 3)
 		return packed_rgb4_in_order(a, n);
