@@ -566,6 +566,31 @@ bool hqv_yuv_rgb_prepare(const struct hqv_job *job, struct hqv_yuv_rgb *k)
 	return true;
 }
 
+/*
+ * Row y of a packed 4:2:2 source of whole groups straight to 4-byte
+ * pixels (packed_rgb4: hqv_yuv_ds()'s packed_ds and yuv_rgb4 in one
+ * pass, the chroma never stored); false for other sources.
+ */
+static bool packed_to_rgb4(const struct hqv_job *job, uint32_t y,
+			   const struct hqv_yuv_rgb *k)
+{
+	struct hqv_yuv_row row;
+	struct hqv_packed_rgb pk = { .rgb = k };
+	struct hqv_row_args a = { .k = &pk };
+
+	if (job->src.fmt->hsub != 2 || job->src.width % 2)
+		return false;
+	hqv_yuv_row_init(&row, job, &job->src, y);
+	pk.ds = row.c_step == 4 && row.c_count ?
+		hqv_packed_ds_k(job->src.fmt->order) : NULL;
+	if (!pk.ds)
+		return false;
+	a.in[0] = row.y - job->src.fmt->order[0];
+	a.out[0] = hqv_row(&job->dst, 0, y);
+	hqv_job_row(job, &hqv_row_packed_rgb4, &a, row.c_count);
+	return true;
+}
+
 static inline __attribute__((always_inline)) void
 yuv_to_rgb_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 		const size_t bpp, const size_t o_r, const size_t o_g,
@@ -602,6 +627,9 @@ yuv_to_rgb_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 		uint8_t *out = bpp == 4 ? hqv_row(&job->dst, 0, y + r) : wbuf;
 		const uint8_t *luma;
 
+		if (!HQV_SCALAR_ROWS && job->plan.isa != HQV_ISA_C &&
+		    bpp == 4 && packed_to_rgb4(job, y + r, k))
+			continue;
 		hqv_yuv_ds(job, y + r, lbuf, u, dcb, dcr, &luma);
 		if (!HQV_SCALAR_ROWS && job->plan.isa != HQV_ISA_C) {
 			struct hqv_row_args a = {

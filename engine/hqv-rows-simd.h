@@ -760,18 +760,32 @@ INLINE void yuv_rgb_lean(const struct color_vecs *cv, const vec dl[2],
 	ch[2] = codes_of(b[0], b[1]);
 }
 
+/* Where rgbx_store() puts a lane's 16 pixels. */
+enum px_layout {
+	PX_CHUNKS,	/* lane l: the l-th of LANES chunks of 16 pixels */
+	PX_DEALT,	/* dealt out (v_deal_bytes()) */
+	/*
+	 * Lane l: the step's pixels 8 l to 8 l + 7, then 8 LANES + 8 l to
+	 * 8 LANES + 8 l + 7 (halves in pixel order).
+	 */
+	PX_HALVES,
+};
+
 /*
  * A lane's 16 pixels from their channels (ch[0-2] R, G, B, ch[3] extra,
  * bytes) into out (ob bytes a pixel): interleaved into four vectors of
  * R, G, B, extra pixels, which the shuffles above (m, an hqv_shuffle's
- * masks from 4-byte pixels) put into the output's order and size. With
+ * masks from 4-byte pixels) put into the output's order and size (m
+ * NULL: ch are in the order of a 4-byte pixel's bytes already). With
  * 4-byte pixels dealt out (v_deal_bytes()), vector j is a lane's group j
- * in each lane, which is the vector's pixels in order: plain stores.
+ * in each lane, which is the vector's pixels in order: plain stores. In
+ * halves, vectors 0 and 1 are each lane's first 8 pixels, which
+ * v_store_halves() puts in order, and 2 and 3 its last 8.
  */
 INLINE void rgbx_store(uint8_t *out, const vec ch[4], vec m[4][4],
-		       const size_t ob, const bool dealt)
+		       const size_t ob, const enum px_layout layout)
 {
-	vec rg, bx, p[4], o;
+	vec rg, bx, p[4], o[4];
 	size_t i, j;
 
 	rg = v_lo8(ch[0], ch[1]);
@@ -783,15 +797,37 @@ INLINE void rgbx_store(uint8_t *out, const vec ch[4], vec m[4][4],
 	p[2] = v_lo16(rg, bx);
 	p[3] = v_hi16(rg, bx);
 	for (j = 0; j < ob; j++) {
-		o = v_zero();
-		for (i = 0; i < 4; i++)
+		o[j] = v_zero();
+		for (i = 0; i < 4 && m; i++)
 			if (shuffle_meets(4, ob, j, i))
-				o = v_or(o, v_shuf8(p[i], m[j][i]));
-		if (dealt)
-			v_store(out + VB * j, o);
-		else
-			v_storel(out + 16 * j, 16 * ob, o);
+				o[j] = v_or(o[j], v_shuf8(p[i], m[j][i]));
+		if (!m)
+			o[j] = p[j];
+		if (layout == PX_DEALT)
+			v_store(out + VB * j, o[j]);
+		else if (layout == PX_CHUNKS)
+			v_storel(out + 16 * j, 16 * ob, o[j]);
 	}
+	if (layout == PX_HALVES) {
+		v_store_halves(out, o[0], o[1]);
+		v_store_halves(out + 2 * VB, o[2], o[3]);
+	}
+}
+
+/* R, G and B codes of a lane's 16 pixels from the halves of their d. */
+INLINE void yuv_rgb_codes(const struct color_vecs *cv, const bool lean,
+			  const vec dl[2], const vec dcb[2], const vec dcr[2],
+			  vec ch[3])
+{
+	unsigned int c;
+
+	if (lean) {
+		yuv_rgb_lean(cv, dl, dcb, dcr, ch);
+		return;
+	}
+	for (c = 0; c < 3; c++)
+		ch[c] = codes_of(color_sum(cv, c, dl[0], dcb[0], dcr[0]),
+				 color_sum(cv, c, dl[1], dcb[1], dcr[1]));
 }
 
 /* Y'CbCr to R'G'B': R, G and B codes, and the extra byte, stored. */
@@ -815,7 +851,6 @@ INLINE size_t yuv_rgb_rows(const struct hqv_row_args *a, size_t n,
 	for (x = 0; x + px <= n; x += px) {
 		vec l = v_load(luma + x), ch[4];
 		vec dl[2], dcb[2], dcr[2];
-		unsigned int c;
 
 		if (ob == 4) {
 			/* Dealt out, for rgbx_store()'s plain stores. */
@@ -827,16 +862,10 @@ INLINE size_t yuv_rgb_rows(const struct hqv_row_args *a, size_t n,
 			v_load_halves(dcrp + 2 * x, &dcr[0], &dcr[1]);
 		}
 		color_d8(l, &dl[0], &dl[1]);
-		if (lean) {
-			yuv_rgb_lean(&cv, dl, dcb, dcr, ch);
-		} else {
-			for (c = 0; c < 3; c++)
-				ch[c] = codes_of(
-					color_sum(&cv, c, dl[0], dcb[0], dcr[0]),
-					color_sum(&cv, c, dl[1], dcb[1], dcr[1]));
-		}
+		yuv_rgb_codes(&cv, lean, dl, dcb, dcr, ch);
 		ch[3] = extra;
-		rgbx_store(out + ob * x, ch, m, ob, ob == 4);
+		rgbx_store(out + ob * x, ch, m, ob,
+			   ob == 4 ? PX_DEALT : PX_CHUNKS);
 	}
 	return x;
 }
@@ -940,6 +969,110 @@ size_t ROW(packed_ds)(const struct hqv_row_args *a, size_t n)
 		packed_d(a0, b0, na, nb, cr[0], cr[1], a->out[2], x);
 	}
 	return x;
+}
+
+/*
+ * Packed 4:2:2 straight to 4-byte pixels: a step loads a and b, and the
+ * two one group on, as packed_ds does, and each is a half: lane l of a
+ * holds the step's pixels 8 l to 8 l + 7, of b the same of its next
+ * 8 LANES (PX_HALVES). A half's d are shuffled from bytes moved to the
+ * high byte of 16-bit lanes (packed_d()): its lumas; its 4 groups' Cb
+ * then Cr, and the next 4's from the vector one group on, whose means
+ * (the odd pixels') unpacked with them give each pixel's Cb and Cr.
+ */
+INLINE void packed_half(vec s, vec ns, vec ly, vec uv, vec *dl, vec *dcb,
+			vec *dcr)
+{
+	vec own = v_srai16(v_shuf8(s, uv), 7 - HQV_FRAC_BITS);
+	vec next = v_srai16(v_shuf8(ns, uv), 7 - HQV_FRAC_BITS);
+	vec odd = v_srai16(v_add16(own, next), 1);
+
+	*dl = v_srai16(v_shuf8(s, ly), 7 - HQV_FRAC_BITS);
+	*dcb = v_lo16(own, odd);
+	*dcr = v_hi16(own, odd);
+}
+
+/*
+ * Whole steps; where the row ends with one, its last group's chroma is
+ * that of a copy of the step with the group repeated after it (which is
+ * what packed_ds gives the row's last group), so that a row of whole
+ * steps leaves nothing to the narrower entries. In order: the pixel's
+ * bytes are R, G, B, extra or B, G, R, extra (rb), the channels
+ * interleaved in that order with no shuffle.
+ */
+INLINE size_t packed_rgb4_loop(const struct hqv_row_args *a, size_t n,
+			       const bool in_order)
+{
+	const struct hqv_packed_rgb *k = a->k;
+	const struct hqv_packed_ds *ds = k->ds;
+	const size_t px = 8 * LANES;
+	const uint8_t *in = a->in[0];
+	uint8_t *out = a->out[0];
+	const vec flip = v_set1_8(0x80), extra = v_set1_8(k->rgb->extra);
+	const bool lean = k->rgb->lean, rb = k->rgb->out.map[0] == 2;
+	uint8_t lym[16], uvm[16], last[2 * VB + 4];
+	struct color_vecs cv;
+	vec ly, uv, m[4][4];
+	size_t x, j, t;
+
+	for (t = 0; t < 8; t++) {
+		lym[2 * t] = uvm[2 * t] = 0x80;
+		lym[2 * t + 1] = ds->oy + 2 * t;
+		uvm[2 * t + 1] = (t < 4 ? ds->ocb : ds->ocr) + 4 * (t % 4);
+	}
+	ly = v_lane(lym);
+	uv = v_lane(uvm);
+	color_vecs_init(&cv, &k->rgb->c);
+	/* 4-byte pixels to 4-byte: vector j from vector j, one mask for all. */
+	for (j = 0; j < 4; j++)
+		m[j][j] = v_lane(k->rgb->out.mask[0][0]);
+	for (x = 0; x + px <= n; x += px) {
+		const uint8_t *p = in + 4 * x;
+		vec dl[2], dcb[2], dcr[2], ch[4], r;
+		unsigned int h;
+
+		if (x + px == n) {
+			memcpy(last, p, 2 * VB);
+			memcpy(last + 2 * VB, p + 2 * VB - 4, 4);
+			p = last;
+		}
+		for (h = 0; h < 2; h++)
+			packed_half(v_xor(v_load(p + VB * h), flip),
+				    v_xor(v_load(p + VB * h + 4), flip), ly, uv,
+				    &dl[h], &dcb[h], &dcr[h]);
+		yuv_rgb_codes(&cv, lean, dl, dcb, dcr, ch);
+		ch[3] = extra;
+		if (in_order && rb) {
+			r = ch[0];
+			ch[0] = ch[2];
+			ch[2] = r;
+		}
+		rgbx_store(out + 8 * x, ch, in_order ? NULL : m, 4, PX_HALVES);
+	}
+	return x;
+}
+
+/* Each with a stack frame of its own, as rgb_yuv_loop()'s. */
+static __attribute__((__noinline__)) size_t
+packed_rgb4_in_order(const struct hqv_row_args *a, size_t n)
+{
+	return packed_rgb4_loop(a, n, true);
+}
+
+static __attribute__((__noinline__)) size_t
+packed_rgb4_shuffled(const struct hqv_row_args *a, size_t n)
+{
+	return packed_rgb4_loop(a, n, false);
+}
+
+size_t ROW(packed_rgb4)(const struct hqv_row_args *a, size_t n)
+{
+	const struct hqv_packed_rgb *k = a->k;
+	const uint8_t *map = k->rgb->out.map;
+
+	if (map[1] == 1 && map[3] == 3)
+		return packed_rgb4_in_order(a, n);
+	return packed_rgb4_shuffled(a, n);
 }
 
 /*
@@ -1107,7 +1240,7 @@ INLINE size_t vtap_rows(const struct hqv_row_args *a, size_t n,
 		if (ob == 1)
 			v_storel(out + x, 16, ch[0]);
 		else
-			rgbx_store(out + ob * x, ch, m, ob, false);
+			rgbx_store(out + ob * x, ch, m, ob, PX_CHUNKS);
 	}
 	return x;
 }

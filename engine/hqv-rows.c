@@ -456,6 +456,40 @@ static size_t packed_ds_c(const struct hqv_row_args *a, size_t n)
 }
 ROW_OP(packed_ds, STEPS(4), STEPS(2, 4, 4));
 
+/* Groups packed_rgb4's C entry takes at a time, through packed_ds_c(). */
+#define PACKED_RGB_GROUPS	32
+
+/*
+ * The definition itself: packed_ds then yuv_rgb4, a few groups at a
+ * time, each run of packed_ds given the group after its last (the next
+ * run's first) as its neighbour, but for the row's last.
+ */
+static size_t packed_rgb4_c(const struct hqv_row_args *a, size_t n)
+{
+	const struct hqv_packed_rgb *k = a->k;
+	uint8_t luma[2 * PACKED_RGB_GROUPS + 2];
+	int16_t dcb[2 * PACKED_RGB_GROUPS + 2], dcr[2 * PACKED_RGB_GROUPS + 2];
+	struct hqv_row_args ds = {
+		.out = { luma, (uint8_t *)dcb, (uint8_t *)dcr },
+		.k = k->ds,
+	};
+	struct hqv_row_args rgb = {
+		.in = { luma, (const uint8_t *)dcb, (const uint8_t *)dcr },
+		.k = k->rgb,
+	};
+	size_t x, m;
+
+	for (x = 0; x < n; x += m) {
+		m = n - x < PACKED_RGB_GROUPS ? n - x : PACKED_RGB_GROUPS;
+		ds.in[0] = a->in[0] + 4 * x;
+		packed_ds_c(&ds, m + (x + m < n));
+		rgb.out[0] = a->out[0] + 8 * x;
+		yuv_rgb4_c(&rgb, 2 * m);
+	}
+	return n;
+}
+ROW_OP(packed_rgb4, STEPS(4), STEPS(8));
+
 static size_t semi_ds_c(const struct hqv_row_args *a, size_t n)
 {
 	const uint8_t *restrict pa = a->in[0], *restrict pb = a->in[1];
@@ -618,7 +652,8 @@ const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_rgb3_yuv, &hqv_row_rgb4_yuv,
 	&hqv_row_yuv_rgb3, &hqv_row_yuv_rgb4,
 	&hqv_row_split3, &hqv_row_split4,
-	&hqv_row_packed_ds, &hqv_row_semi_ds, &hqv_row_down,
+	&hqv_row_packed_ds, &hqv_row_packed_rgb4, &hqv_row_semi_ds,
+	&hqv_row_down,
 	&hqv_row_vtap1, &hqv_row_vtap3, &hqv_row_vtap4,
 	&hqv_row_htap1,
 	NULL,

@@ -204,6 +204,19 @@ const struct hqv_packed_ds *hqv_packed_ds_k(const uint8_t order[4]);
 extern const struct hqv_row_op hqv_row_packed_ds;
 
 /*
+ * A packed 4:2:2 row straight to 4-byte R'G'B' pixels: packed_ds, then
+ * yuv_rgb4 of its outputs, each pixel's chroma inputs kept in registers
+ * rather than stored and loaded again. A unit is a group of two pixels
+ * (in[0] as packed_ds's, out[0] 8 bytes a unit); the row's last group,
+ * as packed_ds's, takes its own chroma at both pixels.
+ */
+struct hqv_packed_rgb {
+	const struct hqv_packed_ds *ds;
+	const struct hqv_yuv_rgb *rgb;		/* of 4-byte pixels */
+};
+extern const struct hqv_row_op hqv_row_packed_rgb4;
+
+/*
  * A semi-planar chroma row subsampled across (NV12, NV21, NV16, NV61) to
  * the colour step's inputs (hqv_yuv_ds()): a unit is a pair of samples
  * (the two bytes of a chroma site), in[0] this chroma row's, in[1] its
@@ -304,7 +317,8 @@ extern const struct hqv_row_op hqv_row_htap1;
 		hqv_rgb3_yuv_##isa, hqv_rgb4_yuv_##isa,			\
 		hqv_yuv_rgb3_##isa, hqv_yuv_rgb4_##isa,			\
 		hqv_split3_##isa, hqv_split4_##isa,			\
-		hqv_packed_ds_##isa, hqv_semi_ds_##isa, hqv_down_##isa,	\
+		hqv_packed_ds_##isa, hqv_packed_rgb4_##isa,		\
+		hqv_semi_ds_##isa, hqv_down_##isa,			\
 		hqv_vtap1_##isa, hqv_vtap3_##isa, hqv_vtap4_##isa,	\
 		hqv_htap1_##isa;
 HQV_ROWS_DECLARE(ssse3)

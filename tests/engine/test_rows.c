@@ -72,6 +72,36 @@ static const uint8_t *random_order(unsigned int b)
 	return order;
 }
 
+/* Constants of Y'CbCr to ob-byte R'G'B', in k. */
+static const struct hqv_yuv_rgb *random_yuv_rgb(struct hqv_yuv_rgb *k,
+						unsigned int ob)
+{
+	struct hqv_color16 c16;
+
+	random_color(&c16);
+	/* Half of them lean, as Y'CbCr to R'G'B' matrices are. */
+	if (rnd() % 2) {
+		c16.m[1][0] = c16.m[2][0] = c16.m[0][0];
+		c16.m[0][1] = c16.m[2][2] = 0;
+	}
+	hqv_yuv_rgb_init(k, ob, &c16, random_order(ob), rnd());
+	return k;
+}
+
+/* The constants of a packed 4:2:2 byte order, one of the four. */
+static const struct hqv_packed_ds *random_packed(void)
+{
+	/* YUYV, UYVY, YVYU, VYUY (struct hqv_format's order). */
+	static const uint8_t orders[4][4] = {
+		{ 0, 1, 2, 3 }, { 1, 0, 3, 2 }, { 0, 3, 2, 1 },
+		{ 1, 2, 3, 0 },
+	};
+	const struct hqv_packed_ds *pk = hqv_packed_ds_k(orders[rnd() % 4]);
+
+	cr_assert_not_null(pk);
+	return pk;
+}
+
 /* The constants of an operation, random but valid, in k (aligned). */
 static const void *make_k(const struct hqv_row_op *op, void *k)
 {
@@ -99,29 +129,19 @@ static const void *make_k(const struct hqv_row_op *op, void *k)
 		c->chroma = rnd() % 4 != 0;
 		return k;
 	}
-	if (sscanf(op->name, "yuv_rgb%1u", &ob) == 1) {
-		struct hqv_color16 c16;
-
-		random_color(&c16);
-		/* Half of them lean, as Y'CbCr to R'G'B' matrices are. */
-		if (rnd() % 2) {
-			c16.m[1][0] = c16.m[2][0] = c16.m[0][0];
-			c16.m[0][1] = c16.m[2][2] = 0;
-		}
-		hqv_yuv_rgb_init(k, ob, &c16, random_order(ob), rnd());
+	if (sscanf(op->name, "yuv_rgb%1u", &ob) == 1)
+		return random_yuv_rgb(k, ob);
+	if (!strcmp(op->name, "packed_ds")) {
+		memcpy(k, random_packed(), sizeof(struct hqv_packed_ds));
 		return k;
 	}
-	if (!strcmp(op->name, "packed_ds")) {
-		/* YUYV, UYVY, YVYU, VYUY (struct hqv_format's order). */
-		static const uint8_t orders[4][4] = {
-			{ 0, 1, 2, 3 }, { 1, 0, 3, 2 }, { 0, 3, 2, 1 },
-			{ 1, 2, 3, 0 },
-		};
-		const struct hqv_packed_ds *pk =
-			hqv_packed_ds_k(orders[rnd() % 4]);
+	if (!strcmp(op->name, "packed_rgb4")) {
+		/* Its two operations' constants after the pointers to them. */
+		struct hqv_packed_rgb *pk = k;
+		struct hqv_yuv_rgb *rgb = (struct hqv_yuv_rgb *)(pk + 1);
 
-		cr_assert_not_null(pk);
-		memcpy(k, pk, sizeof(*pk));
+		pk->ds = random_packed();
+		pk->rgb = random_yuv_rgb(rgb, 4);
 		return k;
 	}
 	if (!strcmp(op->name, "down")) {
