@@ -881,9 +881,33 @@ chroma_row_codes(const struct hqv_job *job, const uint16_t *cb,
 }
 
 /*
+ * The same into a semi-planar row c subsampled across, with the SIMD
+ * rows: codes straight into their interleaved places, first's first.
+ */
+static inline __attribute__((always_inline)) void
+semi_row_codes(const struct hqv_job *job, const uint16_t *first,
+	       const uint16_t *second, uint8_t *c, const size_t cw,
+	       const unsigned int rows)
+{
+	/* From the second pair; the first's left is its own sample. */
+	const struct hqv_down k = { HQV_COLOR_BITS + 1 + rows };
+	const struct hqv_row_args a = {
+		.in = { (const uint8_t *)(first + 1),
+			(const uint8_t *)(second + 1) },
+		.out = { c + 2 },
+		.k = &k,
+	};
+
+	chroma_down(first, c, 1, rows);
+	chroma_down(second, c + 1, 1, rows);
+	hqv_job_row(job, &hqv_row_down_semi, &a, cw - 1);
+}
+
+/*
  * The destination's chroma (and luma, when packed) for rows y and y + 1
  * from the scratch of rgb_to_yuv_rows(): lumas yc[2], chroma cb[2],
- * cr[2]. Codes go straight into planar rows; for interleaved layouts into
+ * cr[2]. Codes go straight into planar rows, and with the SIMD rows into
+ * semi-planar ones subsampled across; for other interleaved layouts into
  * tmp (2 cw bytes) first, then into the row in one interleaving loop.
  */
 static HQV_ROW_CLONES void
@@ -903,6 +927,13 @@ yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
 		uint32_t row = rows == 2 ? y / 2 : y + r;
 		uint8_t *cbc = tmp, *crc = tmp + cw;
 
+		if (d->family == HQV_FAMILY_SEMIPLANAR && d->hsub == 2 &&
+		    !HQV_SCALAR_ROWS && job->plan.isa != HQV_ISA_C) {
+			semi_row_codes(job, d->order[0] == 0 ? cb[r] : cr[r],
+				       d->order[0] == 0 ? cr[r] : cb[r],
+				       hqv_row(&job->dst, 1, row), cw, rows);
+			continue;
+		}
 		if (d->family == HQV_FAMILY_PLANAR) {
 			cbc = hqv_row(&job->dst, d->order[1], row);
 			crc = hqv_row(&job->dst, d->order[2], row);
@@ -951,7 +982,7 @@ rgb_to_yuv_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 	struct hqv_color16 c;
 	struct hqv_rgb_yuv *k = band->scratch;
 	unsigned int r;
-	bool clamp;
+	bool clamp, pair;
 
 	cb[0] = (uint16_t *)((uint8_t *)band->scratch +
 			     color_head_bytes(sizeof(struct color_lut),
@@ -979,7 +1010,22 @@ rgb_to_yuv_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 			band->fresh = false;
 		}
 	}
-	for (r = 0; r < 2; r++) {
+	/* 4:2:0 with SIMD rows: the pair's lumas and chroma sums at once. */
+	pair = !HQV_SCALAR_ROWS && job->plan.isa != HQV_ISA_C &&
+	       job->dst.fmt->vsub == 2 && k->chroma;
+	if (pair) {
+		const struct hqv_row_args a = {
+			.in = { hqv_row(&job->src, 0, y),
+				hqv_row(&job->src, 0, y + 1) },
+			.out = { yc[0], yc[1], (uint8_t *)cb[0],
+				 (uint8_t *)cr[0] },
+			.k = k,
+		};
+
+		hqv_job_row(job, bpp == 3 ? &hqv_row_rgb3_yuv_pair :
+			    &hqv_row_rgb4_yuv_pair, &a, w);
+	}
+	for (r = 0; !pair && r < 2; r++) {
 		const uint8_t *in = hqv_row(&job->src, 0, y + r);
 		/* 4:2:0 wants only the pair's sums: the second row adds. */
 		unsigned int c_row = job->dst.fmt->vsub == 2 ? 0 : r;
