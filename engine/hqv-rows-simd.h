@@ -93,6 +93,7 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_hi64		_mm_unpackhi_epi64
 #define v_min16		_mm_min_epi16
 #define v_max16		_mm_max_epi16
+#define v_maddubs16	_mm_maddubs_epi16
 
 #elif defined(HQV_VEC_AVX2)
 #define ROW(name)	hqv_##name##_avx2
@@ -155,6 +156,7 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_hi64		_mm256_unpackhi_epi64
 #define v_min16		_mm256_min_epi16
 #define v_max16		_mm256_max_epi16
+#define v_maddubs16	_mm256_maddubs_epi16
 
 #elif defined(HQV_VEC_AVX512)
 #define ROW(name)	hqv_##name##_avx512
@@ -227,6 +229,7 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_hi64		_mm512_unpackhi_epi64
 #define v_min16		_mm512_min_epi16
 #define v_max16		_mm512_max_epi16
+#define v_maddubs16	_mm512_maddubs_epi16
 
 #else /* HQV_VEC_NEON */
 #define ROW(name)	hqv_##name##_neon
@@ -564,6 +567,30 @@ INLINE void color_d8(vec c, vec *lo, vec *hi)
 	*hi = v_srai16(v_hi8(v_zero(), s), 7 - HQV_FRAC_BITS);
 }
 
+/*
+ * The same d where a lane's bytes are its pixels 0 and 8, 1 and 9, and so
+ * on (zipped): pmaddubsw of 128 and 0 (lo) or 0 and 128 (hi) with v xor
+ * 0x80 as signed bytes is 128 (v - 128) of the even or odd bytes, one
+ * operation for each half where unpacking and shifting took two. NEON
+ * shifts the even bytes' and masks the odd bytes' into the high byte.
+ */
+INLINE void color_d8_zipped(vec c, vec *lo, vec *hi)
+{
+	vec s = v_xor(c, v_set1_8(0x80));
+
+#ifdef HQV_VEC_NEON
+	*lo = v_srai16(v_slli16(s, 8), 7 - HQV_FRAC_BITS);
+	*hi = v_srai16(v_and(s, v_set1_16((int16_t)0xff00)),
+		       7 - HQV_FRAC_BITS);
+#else
+	/* Bytes 2^(FRAC + 1) and 0, or 0 and 2^(FRAC + 1): unsigned. */
+	const int16_t k = 1 << (HQV_FRAC_BITS + 1);
+
+	*lo = v_maddubs16(v_set1_16(k), s);
+	*hi = v_maddubs16(v_set1_16((int16_t)(k << 8)), s);
+#endif
+}
+
 struct color_vecs {
 	vec m[3][3], o[3];
 };
@@ -649,8 +676,17 @@ INLINE void rgb_vecs_init(struct rgb_vecs *rv, const struct hqv_rgb_yuv *k,
 	color_vecs_init(&rv->cv, &k->c);
 	rv->split = v_lane(k->split);
 	for (ch = 0; ch < 3; ch++)
-		for (i = 0; i < ib && ib != 4; i++)
-			rv->mask[ch][i] = v_lane(k->mask[ch][i]);
+		for (i = 0; i < ib && ib != 4; i++) {
+			/* Zipped (color_d8_zipped()): pixels t and 8 + t. */
+			uint8_t zip[16];
+			size_t t;
+
+			for (t = 0; t < 8; t++) {
+				zip[2 * t] = k->mask[ch][i][t];
+				zip[2 * t + 1] = k->mask[ch][i][8 + t];
+			}
+			rv->mask[ch][i] = v_lane(zip);
+		}
 }
 
 /*
@@ -683,9 +719,10 @@ INLINE void rgb_yuv_step(const struct rgb_vecs *rv, const uint8_t *p,
 		t[1] = v_hi32(v[0], v[1]);
 		t[2] = v_lo32(v[2], v[3]);
 		t[3] = v_hi32(v[2], v[3]);
-		c[0] = v_lo64(t[0], t[2]);
-		c[1] = v_hi64(t[0], t[2]);
-		c[2] = v_lo64(t[1], t[3]);
+		/* Zipped: a byte of vectors 0 and 1's, one of 2 and 3's. */
+		c[0] = v_lo8(t[0], t[2]);
+		c[1] = v_hi8(t[0], t[2]);
+		c[2] = v_lo8(t[1], t[3]);
 	} else {
 		for (i = 0; i < ib; i++)
 			v[i] = v_loadl(p + 16 * i, 16 * ib);
@@ -697,7 +734,7 @@ INLINE void rgb_yuv_step(const struct rgb_vecs *rv, const uint8_t *p,
 		}
 	}
 	for (ch = 0; ch < 3; ch++)
-		color_d8(c[ch], &d[ch][0], &d[ch][1]);
+		color_d8_zipped(c[ch], &d[ch][0], &d[ch][1]);
 	o[0] = codes_of(color_sum(cv, 0, d[0][0], d[1][0], d[2][0]),
 			color_sum(cv, 0, d[0][1], d[1][1], d[2][1]));
 	v_store(yc, ib == 4 ? v_dealt_bytes(o[0]) : o[0]);
@@ -1102,8 +1139,8 @@ size_t ROW(semi_ds)(const struct hqv_row_args *a, size_t n)
  * of 64-bit elements: groups l and LANES + l (lo), 2 LANES + l and
  * 3 LANES + l (hi), which v_dealt_qwords() puts in order.
  */
-INLINE vec down_codes(const uint8_t *p, const vec up, const vec half,
-		      const vec pick[4], const unsigned int shift)
+INLINE vec down_codes(const uint8_t *p, const vec up, const vec round,
+		      const vec pick[4])
 {
 	vec o = v_zero();
 	size_t i;
@@ -1111,8 +1148,8 @@ INLINE vec down_codes(const uint8_t *p, const vec up, const vec half,
 	for (i = 0; i < 4; i++) {
 		vec sum = v_add16(v_load(p + VB * i), v_load(p + VB * i + 2));
 
-		sum = v_add16(v_add16(sum, v_shuf8(sum, up)), half);
-		o = v_or(o, v_shuf8(v_srli16(sum, shift), pick[i]));
+		sum = v_mulhrs16(v_add16(sum, v_shuf8(sum, up)), round);
+		o = v_or(o, v_shuf8(sum, pick[i]));
 	}
 	return o;
 }
@@ -1124,7 +1161,11 @@ INLINE size_t down_rows(const struct hqv_row_args *a, size_t n,
 					   10, 11, 0x80, 0x80, 14, 15, 0x80,
 					   0x80 };
 	const size_t px = 16 * LANES;
-	const vec up = v_lane(upper), half = v_set1_16(1 << (shift - 1));
+	/*
+	 * pmulhrsw by 2^(15 - shift) is (sum + 2^(shift - 1)) >> shift,
+	 * signed: its low byte is the unsigned sum's, shifted alike.
+	 */
+	const vec up = v_lane(upper), round = v_set1_16(1 << (15 - shift));
 	vec pick[4];
 	size_t x, i, t;
 	unsigned int c;
@@ -1145,8 +1186,7 @@ INLINE size_t down_rows(const struct hqv_row_args *a, size_t n,
 		if (x + px > n)
 			x = n - px;
 		for (c = 0; c < 2; c++)
-			o[c] = down_codes(a->in[c] + 4 * x, up, half, pick,
-					  shift);
+			o[c] = down_codes(a->in[c] + 4 * x, up, round, pick);
 		if (semi) {
 			v_store(a->out[0] + 2 * x,
 				v_dealt_qwords(v_lo8(o[0], o[1])));
