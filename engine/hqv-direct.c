@@ -337,6 +337,9 @@ color_lut_sum(const struct color_lut *t, int16_t o, unsigned int i,
  * row, which an odd width's chroma pairs reach (chroma_ds() writes a d
  * past the last pixel; chroma_down() reads the clamped sample there).
  */
+/* Chroma samples before each of rgb_to_yuv_rows()' chroma rows. */
+#define CHROMA_GAP	32
+
 static size_t row_stride(uint32_t width)
 {
 	return ((size_t)width + 1 + 31) & ~(size_t)31;
@@ -859,18 +862,16 @@ chroma_row_codes(const struct hqv_job *job, const uint16_t *cb,
 		chroma_codes(cb, cbc, cw);
 		chroma_codes(cr, crc, cw);
 	} else if (!HQV_SCALAR_ROWS && job->plan.isa != HQV_ISA_C) {
-		/* From the second code; the first's left is its own sample. */
+		/* From the sample left of the first, a copy of it (below). */
 		const struct hqv_down k = { HQV_COLOR_BITS + 1 + rows };
 		const struct hqv_row_args a = {
-			.in = { (const uint8_t *)(cb + 1),
-				(const uint8_t *)(cr + 1) },
-			.out = { cbc + 1, crc + 1 },
+			.in = { (const uint8_t *)(cb - 1),
+				(const uint8_t *)(cr - 1) },
+			.out = { cbc, crc },
 			.k = &k,
 		};
 
-		chroma_down(cb, cbc, 1, rows);
-		chroma_down(cr, crc, 1, rows);
-		hqv_job_row(job, &hqv_row_down, &a, cw - 1);
+		hqv_job_row(job, &hqv_row_down, &a, cw);
 	} else if (rows == 2) {
 		chroma_down(cb, cbc, cw, 2);
 		chroma_down(cr, crc, cw, 2);
@@ -889,18 +890,16 @@ semi_row_codes(const struct hqv_job *job, const uint16_t *first,
 	       const uint16_t *second, uint8_t *c, const size_t cw,
 	       const unsigned int rows)
 {
-	/* From the second pair; the first's left is its own sample. */
+	/* From the sample left of the first, a copy of it (below). */
 	const struct hqv_down k = { HQV_COLOR_BITS + 1 + rows };
 	const struct hqv_row_args a = {
-		.in = { (const uint8_t *)(first + 1),
-			(const uint8_t *)(second + 1) },
-		.out = { c + 2 },
+		.in = { (const uint8_t *)(first - 1),
+			(const uint8_t *)(second - 1) },
+		.out = { c },
 		.k = &k,
 	};
 
-	chroma_down(first, c, 1, rows);
-	chroma_down(second, c + 1, 1, rows);
-	hqv_job_row(job, &hqv_row_down_semi, &a, cw - 1);
+	hqv_job_row(job, &hqv_row_down_semi, &a, cw);
 }
 
 /*
@@ -984,12 +983,17 @@ rgb_to_yuv_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 	unsigned int r;
 	bool clamp, pair;
 
+	/*
+	 * Each chroma row has a cache line before it, for the sample left
+	 * of its first: the rows' loads of the [1 2 1] filter stay aligned.
+	 */
 	cb[0] = (uint16_t *)((uint8_t *)band->scratch +
 			     color_head_bytes(sizeof(struct color_lut),
-					      sizeof(struct hqv_rgb_yuv)));
-	cr[0] = cb[0] + stride;
-	cb[1] = cr[0] + stride;
-	cr[1] = cb[1] + stride;
+					      sizeof(struct hqv_rgb_yuv))) +
+		CHROMA_GAP;
+	cr[0] = cb[0] + stride + CHROMA_GAP;
+	cb[1] = cr[0] + stride + CHROMA_GAP;
+	cr[1] = cb[1] + stride + CHROMA_GAP;
 	yc[0] = (uint8_t *)(cr[1] + stride);
 	yc[1] = yc[0] + stride;
 	tmp = yc[1] + stride;
@@ -1060,10 +1064,13 @@ rgb_to_yuv_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 				       bpp, o_r, o_g, o_b, false, false);
 	}
 	/*
-	 * The [1 2 1] filter of an odd width's last chroma sample reads the
-	 * column right of the last, clamped to it as the pipeline clamps.
+	 * The [1 2 1] filter of the first chroma sample reads the column left
+	 * of it, and of an odd width's last the column right of the last:
+	 * clamped to them as the pipeline clamps.
 	 */
 	for (r = 0; r < 2; r++) {
+		cb[r][-1] = cb[r][0];
+		cr[r][-1] = cr[r][0];
 		cb[r][w] = cb[r][w - 1];
 		cr[r][w] = cr[r][w - 1];
 	}
@@ -1110,6 +1117,7 @@ static hqv_direct_fn *rgb_to_yuv_find(const struct hqv_job *job,
 	/* Four chroma arrays, two luma rows and two rows of chroma codes. */
 	*scratch = color_head_bytes(sizeof(struct color_lut),
 				    sizeof(struct hqv_rgb_yuv)) +
+		   4 * CHROMA_GAP * sizeof(uint16_t) +
 		   row_stride(job->src.width) * (4 * sizeof(uint16_t) + 4);
 	switch (s->bytes_per_group[0] << 12 | s->order[0] << 8 |
 		s->order[1] << 4 | s->order[2]) {
