@@ -66,21 +66,22 @@ hqv_row_fn *hqv_row_pick(const struct hqv_row_op *op, enum hqv_isa isa)
 void hqv_row_run(const struct hqv_row_op *op, enum hqv_isa isa,
 		 const struct hqv_row_args *a, size_t n)
 {
-	struct hqv_row_args tail = *a;
-	size_t done, all = 0;
+	hqv_row_fn *fn = hqv_row_pick(op, isa);
+	size_t done = fn(a, n), all = done;
+	struct hqv_row_args tail;
 	unsigned int i;
 
 	/*
 	 * Each entry does what it can in whole vectors; the next one down
-	 * takes the tail from where they stopped, and C finishes it.
+	 * takes the tail from where they stopped, and C finishes it. The
+	 * operands are copied only for a tail: a copy of the caller's
+	 * just-written struct in wider loads than its stores waits for them
+	 * (a store-to-load forwarding stall on every call).
 	 */
+	if (all >= n || fn == op->row[HQV_ISA_C])
+		return;
+	tail = *a;
 	for (;;) {
-		hqv_row_fn *fn = hqv_row_pick(op, isa);
-
-		done = fn(&tail, n - all);
-		all += done;
-		if (all >= n || fn == op->row[HQV_ISA_C])
-			return;
 		for (i = 0; i < HQV_ROW_INS; i++)
 			if (tail.in[i])
 				tail.in[i] += (ptrdiff_t)done * op->in_step[i];
@@ -91,6 +92,11 @@ void hqv_row_run(const struct hqv_row_op *op, enum hqv_isa isa,
 		do
 			isa = isa_below(isa);
 		while (isa != HQV_ISA_C && op->row[isa] == fn);
+		fn = hqv_row_pick(op, isa);
+		done = fn(&tail, n - all);
+		all += done;
+		if (all >= n || fn == op->row[HQV_ISA_C])
+			return;
 	}
 }
 
