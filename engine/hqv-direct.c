@@ -337,6 +337,9 @@ color_lut_sum(const struct color_lut *t, int16_t o, unsigned int i,
  * row, which an odd width's chroma pairs reach (chroma_ds() writes a d
  * past the last pixel; chroma_down() reads the clamped sample there).
  */
+/* Chroma samples before each of rgb_to_yuv_rows()' chroma rows. */
+#define CHROMA_GAP	32
+
 static size_t row_stride(uint32_t width)
 {
 	return ((size_t)width + 1 + 31) & ~(size_t)31;
@@ -887,18 +890,16 @@ chroma_row_codes(const struct hqv_job *job, const uint16_t *cb,
 		chroma_codes(cb, cbc, cw);
 		chroma_codes(cr, crc, cw);
 	} else if (!HQV_SCALAR_ROWS && job->plan.isa != HQV_ISA_C) {
-		/* From the second code; the first's left is its own sample. */
+		/* From the sample left of the first, a copy of it (below). */
 		const struct hqv_down k = { HQV_COLOR_BITS + 1 + rows };
 		const struct hqv_row_args a = {
-			.in = { (const uint8_t *)(cb + 1),
-				(const uint8_t *)(cr + 1) },
-			.out = { cbc + 1, crc + 1 },
+			.in = { (const uint8_t *)(cb - 1),
+				(const uint8_t *)(cr - 1) },
+			.out = { cbc, crc },
 			.k = &k,
 		};
 
-		chroma_down(cb, cbc, 1, rows);
-		chroma_down(cr, crc, 1, rows);
-		hqv_job_row(job, &hqv_row_down, &a, cw - 1);
+		hqv_job_row(job, &hqv_row_down, &a, cw);
 	} else if (rows == 2) {
 		chroma_down(cb, cbc, cw, 2);
 		chroma_down(cr, crc, cw, 2);
@@ -909,9 +910,31 @@ chroma_row_codes(const struct hqv_job *job, const uint16_t *cb,
 }
 
 /*
+ * The same into a semi-planar row c subsampled across, with the SIMD
+ * rows: codes straight into their interleaved places, first's first.
+ */
+static inline __attribute__((always_inline)) void
+semi_row_codes(const struct hqv_job *job, const uint16_t *first,
+	       const uint16_t *second, uint8_t *c, const size_t cw,
+	       const unsigned int rows)
+{
+	/* From the sample left of the first, a copy of it (below). */
+	const struct hqv_down k = { HQV_COLOR_BITS + 1 + rows };
+	const struct hqv_row_args a = {
+		.in = { (const uint8_t *)(first - 1),
+			(const uint8_t *)(second - 1) },
+		.out = { c },
+		.k = &k,
+	};
+
+	hqv_job_row(job, &hqv_row_down_semi, &a, cw);
+}
+
+/*
  * The destination's chroma (and luma, when packed) for rows y and y + 1
  * from the scratch of rgb_to_yuv_rows(): lumas yc[2], chroma cb[2],
- * cr[2]. Codes go straight into planar rows; for interleaved layouts into
+ * cr[2]. Codes go straight into planar rows, and with the SIMD rows into
+ * semi-planar ones subsampled across; for other interleaved layouts into
  * tmp (2 cw bytes) first, then into the row in one interleaving loop.
  */
 static HQV_ROW_CLONES void
@@ -931,6 +954,13 @@ yuv_from_samples(const struct hqv_job *job, uint32_t y, uint8_t *const yc[2],
 		uint32_t row = rows == 2 ? y / 2 : y + r;
 		uint8_t *cbc = tmp, *crc = tmp + cw;
 
+		if (d->family == HQV_FAMILY_SEMIPLANAR && d->hsub == 2 &&
+		    !HQV_SCALAR_ROWS && job->plan.isa != HQV_ISA_C) {
+			semi_row_codes(job, d->order[0] == 0 ? cb[r] : cr[r],
+				       d->order[0] == 0 ? cr[r] : cb[r],
+				       hqv_row(&job->dst, 1, row), cw, rows);
+			continue;
+		}
 		if (d->family == HQV_FAMILY_PLANAR) {
 			cbc = hqv_row(&job->dst, d->order[1], row);
 			crc = hqv_row(&job->dst, d->order[2], row);
@@ -979,14 +1009,19 @@ rgb_to_yuv_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 	struct hqv_color16 c;
 	struct hqv_rgb_yuv *k = band->scratch;
 	unsigned int r;
-	bool clamp;
+	bool clamp, pair;
 
+	/*
+	 * Each chroma row has a cache line before it, for the sample left
+	 * of its first: the rows' loads of the [1 2 1] filter stay aligned.
+	 */
 	cb[0] = (uint16_t *)((uint8_t *)band->scratch +
 			     color_head_bytes(sizeof(struct color_lut),
-					      sizeof(struct hqv_rgb_yuv)));
-	cr[0] = cb[0] + stride;
-	cb[1] = cr[0] + stride;
-	cr[1] = cb[1] + stride;
+					      sizeof(struct hqv_rgb_yuv))) +
+		CHROMA_GAP;
+	cr[0] = cb[0] + stride + CHROMA_GAP;
+	cb[1] = cr[0] + stride + CHROMA_GAP;
+	cr[1] = cb[1] + stride + CHROMA_GAP;
 	yc[0] = (uint8_t *)(cr[1] + stride);
 	yc[1] = yc[0] + stride;
 	tmp = yc[1] + stride;
@@ -1007,7 +1042,22 @@ rgb_to_yuv_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 			band->fresh = false;
 		}
 	}
-	for (r = 0; r < 2; r++) {
+	/* 4:2:0 with SIMD rows: the pair's lumas and chroma sums at once. */
+	pair = !HQV_SCALAR_ROWS && job->plan.isa != HQV_ISA_C &&
+	       job->dst.fmt->vsub == 2 && k->chroma;
+	if (pair) {
+		const struct hqv_row_args a = {
+			.in = { hqv_row(&job->src, 0, y),
+				hqv_row(&job->src, 0, y + 1) },
+			.out = { yc[0], yc[1], (uint8_t *)cb[0],
+				 (uint8_t *)cr[0] },
+			.k = k,
+		};
+
+		hqv_job_row(job, bpp == 3 ? &hqv_row_rgb3_yuv_pair :
+			    &hqv_row_rgb4_yuv_pair, &a, w);
+	}
+	for (r = 0; !pair && r < 2; r++) {
 		const uint8_t *in = hqv_row(&job->src, 0, y + r);
 		/* 4:2:0 wants only the pair's sums: the second row adds. */
 		unsigned int c_row = job->dst.fmt->vsub == 2 ? 0 : r;
@@ -1042,10 +1092,13 @@ rgb_to_yuv_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 				       bpp, o_r, o_g, o_b, false, false);
 	}
 	/*
-	 * The [1 2 1] filter of an odd width's last chroma sample reads the
-	 * column right of the last, clamped to it as the pipeline clamps.
+	 * The [1 2 1] filter of the first chroma sample reads the column left
+	 * of it, and of an odd width's last the column right of the last:
+	 * clamped to them as the pipeline clamps.
 	 */
 	for (r = 0; r < 2; r++) {
+		cb[r][-1] = cb[r][0];
+		cr[r][-1] = cr[r][0];
 		cb[r][w] = cb[r][w - 1];
 		cr[r][w] = cr[r][w - 1];
 	}
@@ -1092,6 +1145,7 @@ static hqv_direct_fn *rgb_to_yuv_find(const struct hqv_job *job,
 	/* Four chroma arrays, two luma rows and two rows of chroma codes. */
 	*scratch = color_head_bytes(sizeof(struct color_lut),
 				    sizeof(struct hqv_rgb_yuv)) +
+		   4 * CHROMA_GAP * sizeof(uint16_t) +
 		   row_stride(job->src.width) * (4 * sizeof(uint16_t) + 4);
 	switch (s->bytes_per_group[0] << 12 | s->order[0] << 8 |
 		s->order[1] << 4 | s->order[2]) {

@@ -93,6 +93,7 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_hi64		_mm_unpackhi_epi64
 #define v_min16		_mm_min_epi16
 #define v_max16		_mm_max_epi16
+#define v_maddubs16	_mm_maddubs_epi16
 
 #elif defined(HQV_VEC_AVX2)
 #define ROW(name)	hqv_##name##_avx2
@@ -155,6 +156,7 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_hi64		_mm256_unpackhi_epi64
 #define v_min16		_mm256_min_epi16
 #define v_max16		_mm256_max_epi16
+#define v_maddubs16	_mm256_maddubs_epi16
 
 #elif defined(HQV_VEC_AVX512)
 #define ROW(name)	hqv_##name##_avx512
@@ -227,6 +229,7 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_hi64		_mm512_unpackhi_epi64
 #define v_min16		_mm512_min_epi16
 #define v_max16		_mm512_max_epi16
+#define v_maddubs16	_mm512_maddubs_epi16
 
 #else /* HQV_VEC_NEON */
 #define ROW(name)	hqv_##name##_neon
@@ -571,6 +574,30 @@ INLINE void color_d8(vec c, vec *lo, vec *hi)
 	*hi = v_srai16(v_hi8(v_zero(), s), 7 - HQV_FRAC_BITS);
 }
 
+/*
+ * The same d where a lane's bytes are its pixels 0 and 8, 1 and 9, and so
+ * on (zipped): pmaddubsw of 128 and 0 (lo) or 0 and 128 (hi) with v xor
+ * 0x80 as signed bytes is 128 (v - 128) of the even or odd bytes, one
+ * operation for each half where unpacking and shifting took two. NEON
+ * shifts the even bytes' and masks the odd bytes' into the high byte.
+ */
+INLINE void color_d8_zipped(vec c, vec *lo, vec *hi)
+{
+	vec s = v_xor(c, v_set1_8(0x80));
+
+#ifdef HQV_VEC_NEON
+	*lo = v_srai16(v_slli16(s, 8), 7 - HQV_FRAC_BITS);
+	*hi = v_srai16(v_and(s, v_set1_16((int16_t)0xff00)),
+		       7 - HQV_FRAC_BITS);
+#else
+	/* Bytes 2^(FRAC + 1) and 0, or 0 and 2^(FRAC + 1): unsigned. */
+	const int16_t k = 1 << (HQV_FRAC_BITS + 1);
+
+	*lo = v_maddubs16(v_set1_16(k), s);
+	*hi = v_maddubs16(v_set1_16((int16_t)(k << 8)), s);
+#endif
+}
+
 struct color_vecs {
 	vec m[3][3], o[3];
 };
@@ -584,6 +611,15 @@ INLINE void color_vecs_init(struct color_vecs *cv, const struct hqv_color16 *c)
 		for (j = 0; j < 3; j++)
 			cv->m[i][j] = v_set1_16(c->m[i][j]);
 	}
+}
+
+/* The products of output i, without its offset. */
+INLINE vec color_products(const struct color_vecs *cv, unsigned int i, vec a,
+			  vec b, vec c)
+{
+	return v_add16(v_add16(v_mulhrs16(a, cv->m[i][0]),
+			       v_mulhrs16(b, cv->m[i][1])),
+		       v_mulhrs16(c, cv->m[i][2]));
 }
 
 INLINE vec color_sum(const struct color_vecs *cv, unsigned int i, vec a,
@@ -633,69 +669,156 @@ INLINE void chroma_out(uint8_t *p, vec lo, vec hi, const bool add,
 		v_store_halves(p, lo, hi);
 }
 
+/* The split and masks of k (struct hqv_rgb_yuv) as vectors. */
+struct rgb_vecs {
+	struct color_vecs cv;
+	vec split, mask[3][4];
+};
+
+INLINE void rgb_vecs_init(struct rgb_vecs *rv, const struct hqv_rgb_yuv *k,
+			  const size_t ib)
+{
+	size_t i, ch;
+
+	color_vecs_init(&rv->cv, &k->c);
+	rv->split = v_lane(k->split);
+	for (ch = 0; ch < 3; ch++)
+		for (i = 0; i < ib && ib != 4; i++) {
+			/* Zipped (color_d8_zipped()): pixels t and 8 + t. */
+			uint8_t zip[16];
+			size_t t;
+
+			for (t = 0; t < 8; t++) {
+				zip[2 * t] = k->mask[ch][i][t];
+				zip[2 * t + 1] = k->mask[ch][i][8 + t];
+			}
+			rv->mask[ch][i] = v_lane(zip);
+		}
+}
+
+/*
+ * A step's pixels from p: luma codes stored at yc, and with chroma the
+ * halves of Cb and Cr eighths in cb and cr (dealt out for 4-byte pixels);
+ * with bare (and no clamp), their products alone, the offsets left for
+ * the caller to add (sums wrap in 16 bits in any order).
+ */
+INLINE void rgb_yuv_step(const struct rgb_vecs *rv, const uint8_t *p,
+			 uint8_t *yc, const size_t ib, const bool chroma,
+			 const bool clamp, const bool bare, vec cb[2],
+			 vec cr[2])
+{
+	const struct color_vecs *cv = &rv->cv;
+	vec v[4], d[3][2], c[3], o[2];
+	size_t i, ch;
+	unsigned int h;
+
+	if (ib == 4) {
+		/*
+		 * R, G, B of a lane's 4 pixels in each vector, as 32-bit
+		 * elements, transposed: the lanes' pixels dealt out
+		 * (v_dealt_bytes()), for plain loads.
+		 */
+		vec t[4];
+
+		for (i = 0; i < 4; i++)
+			v[i] = v_shuf8(v_load(p + VB * i), rv->split);
+		t[0] = v_lo32(v[0], v[1]);
+		t[1] = v_hi32(v[0], v[1]);
+		t[2] = v_lo32(v[2], v[3]);
+		t[3] = v_hi32(v[2], v[3]);
+		/* Zipped: a byte of vectors 0 and 1's, one of 2 and 3's. */
+		c[0] = v_lo8(t[0], t[2]);
+		c[1] = v_hi8(t[0], t[2]);
+		c[2] = v_lo8(t[1], t[3]);
+	} else {
+		for (i = 0; i < ib; i++)
+			v[i] = v_loadl(p + 16 * i, 16 * ib);
+		for (ch = 0; ch < 3; ch++) {
+			c[ch] = v_shuf8(v[0], rv->mask[ch][0]);
+			for (i = 1; i < ib; i++)
+				c[ch] = v_or(c[ch], v_shuf8(v[i],
+						rv->mask[ch][i]));
+		}
+	}
+	for (ch = 0; ch < 3; ch++)
+		color_d8_zipped(c[ch], &d[ch][0], &d[ch][1]);
+	o[0] = codes_of(color_sum(cv, 0, d[0][0], d[1][0], d[2][0]),
+			color_sum(cv, 0, d[0][1], d[1][1], d[2][1]));
+	v_store(yc, ib == 4 ? v_dealt_bytes(o[0]) : o[0]);
+	if (!chroma)
+		return;
+	for (h = 0; h < 2; h++) {
+		if (bare && !clamp) {
+			cb[h] = color_products(cv, 1, d[0][h], d[1][h],
+					       d[2][h]);
+			cr[h] = color_products(cv, 2, d[0][h], d[1][h],
+					       d[2][h]);
+			continue;
+		}
+		cb[h] = chroma_eighths(color_sum(cv, 1, d[0][h], d[1][h],
+						 d[2][h]), clamp);
+		cr[h] = chroma_eighths(color_sum(cv, 2, d[0][h], d[1][h],
+						 d[2][h]), clamp);
+	}
+}
+
 INLINE size_t rgb_yuv_loop(const struct hqv_row_args *a, size_t n,
 			   const size_t ib, const bool chroma, const bool add,
 			   const bool clamp)
 {
-	const struct hqv_rgb_yuv *k = a->k;
 	const size_t px = 16 * LANES;
 	const uint8_t *in = a->in[0];
 	uint8_t *yc = a->out[0], *cb = a->out[1], *cr = a->out[2];
-	struct color_vecs cv;
-	vec mask[3][4], split = v_lane(k->split);
-	size_t x, i, ch;
+	struct rgb_vecs rv;
+	size_t x;
 
-	color_vecs_init(&cv, &k->c);
-	for (ch = 0; ch < 3; ch++)
-		for (i = 0; i < ib && ib != 4; i++)
-			mask[ch][i] = v_lane(k->mask[ch][i]);
+	rgb_vecs_init(&rv, a->k, ib);
 	for (x = 0; x + px <= n; x += px) {
-		const uint8_t *p = in + ib * x;
-		vec v[4], d[3][2], c[3], o[2];
-		unsigned int h;
+		vec vb[2], vr[2];
 
-		if (ib == 4) {
-			/*
-			 * R, G, B of a lane's 4 pixels in each vector, as
-			 * 32-bit elements, transposed: the lanes' pixels
-			 * dealt out (v_dealt_bytes()), for plain loads.
-			 */
-			vec t[4];
-
-			for (i = 0; i < 4; i++)
-				v[i] = v_shuf8(v_load(p + VB * i), split);
-			t[0] = v_lo32(v[0], v[1]);
-			t[1] = v_hi32(v[0], v[1]);
-			t[2] = v_lo32(v[2], v[3]);
-			t[3] = v_hi32(v[2], v[3]);
-			c[0] = v_lo64(t[0], t[2]);
-			c[1] = v_hi64(t[0], t[2]);
-			c[2] = v_lo64(t[1], t[3]);
-		} else {
-			for (i = 0; i < ib; i++)
-				v[i] = v_loadl(p + 16 * i, 16 * ib);
-			for (ch = 0; ch < 3; ch++) {
-				c[ch] = v_shuf8(v[0], mask[ch][0]);
-				for (i = 1; i < ib; i++)
-					c[ch] = v_or(c[ch], v_shuf8(v[i],
-							mask[ch][i]));
-			}
-		}
-		for (ch = 0; ch < 3; ch++)
-			color_d8(c[ch], &d[ch][0], &d[ch][1]);
-		o[0] = codes_of(color_sum(&cv, 0, d[0][0], d[1][0], d[2][0]),
-				color_sum(&cv, 0, d[0][1], d[1][1], d[2][1]));
-		v_store(yc + x, ib == 4 ? v_dealt_bytes(o[0]) : o[0]);
+		rgb_yuv_step(&rv, in + ib * x, yc + x, ib, chroma, clamp,
+			     false, vb, vr);
 		if (!chroma)
 			continue;
-		for (h = 0; h < 2; h++)
-			o[h] = chroma_eighths(color_sum(&cv, 1, d[0][h], d[1][h],
-							d[2][h]), clamp);
-		chroma_out(cb + 2 * x, o[0], o[1], add, ib == 4);
-		for (h = 0; h < 2; h++)
-			o[h] = chroma_eighths(color_sum(&cv, 2, d[0][h], d[1][h],
-							d[2][h]), clamp);
-		chroma_out(cr + 2 * x, o[0], o[1], add, ib == 4);
+		chroma_out(cb + 2 * x, vb[0], vb[1], add, ib == 4);
+		chroma_out(cr + 2 * x, vr[0], vr[1], add, ib == 4);
+	}
+	return x;
+}
+
+/*
+ * Two rows in one loop: the sums of their chroma never go through
+ * memory, and the two rows are read side by side.
+ */
+INLINE size_t rgb_yuv_pair_loop(const struct hqv_row_args *a, size_t n,
+			    const size_t ib, const bool clamp)
+{
+	const struct hqv_rgb_yuv *k = a->k;
+	const size_t px = 16 * LANES;
+	const uint8_t *in0 = a->in[0], *in1 = a->in[1];
+	uint8_t *yc0 = a->out[0], *yc1 = a->out[1];
+	uint8_t *cb = a->out[2], *cr = a->out[3];
+	/* Unclamped, both rows' offsets at once. */
+	const vec ob = v_set1_16(clamp ? 0 : (int16_t)(2 * k->c.o[1]));
+	const vec or = v_set1_16(clamp ? 0 : (int16_t)(2 * k->c.o[2]));
+	struct rgb_vecs rv;
+	size_t x;
+	unsigned int h;
+
+	rgb_vecs_init(&rv, k, ib);
+	for (x = 0; x + px <= n; x += px) {
+		vec b0[2], r0[2], b1[2], r1[2];
+
+		rgb_yuv_step(&rv, in0 + ib * x, yc0 + x, ib, true, clamp, true,
+			     b0, r0);
+		rgb_yuv_step(&rv, in1 + ib * x, yc1 + x, ib, true, clamp, true,
+			     b1, r1);
+		for (h = 0; h < 2; h++) {
+			b0[h] = v_add16(v_add16(b0[h], b1[h]), ob);
+			r0[h] = v_add16(v_add16(r0[h], r1[h]), or);
+		}
+		chroma_out(cb + 2 * x, b0[0], b0[1], false, ib == 4);
+		chroma_out(cr + 2 * x, r0[0], r0[1], false, ib == 4);
 	}
 	return x;
 }
@@ -706,10 +829,17 @@ INLINE size_t rgb_yuv_loop(const struct hqv_row_args *a, size_t n,
  * frame limit under KASAN.
  */
 #define RGB_YUV_LOOP(ib, name, chroma, add, clamp)			\
-static __attribute__((__noinline__)) size_t			\
+static __attribute__((__noinline__)) size_t				\
 rgb##ib##_yuv_##name(const struct hqv_row_args *a, size_t n)		\
 {									\
 	return rgb_yuv_loop(a, n, ib, chroma, add, clamp);		\
+}
+
+#define RGB_YUV_PAIR_LOOP(ib, name, clamp)				\
+static __attribute__((__noinline__)) size_t				\
+rgb##ib##_yuv_pair_##name(const struct hqv_row_args *a, size_t n)	\
+{									\
+	return rgb_yuv_pair_loop(a, n, ib, clamp);			\
 }
 
 #define RGB_YUV(ib)							\
@@ -718,6 +848,8 @@ RGB_YUV_LOOP(ib, add_clamp, true, true, true)				\
 RGB_YUV_LOOP(ib, add, true, true, false)				\
 RGB_YUV_LOOP(ib, clamp, true, false, true)				\
 RGB_YUV_LOOP(ib, set, true, false, false)				\
+RGB_YUV_PAIR_LOOP(ib, clamp, true)					\
+RGB_YUV_PAIR_LOOP(ib, set, false)					\
 size_t ROW(rgb##ib##_yuv)(const struct hqv_row_args *a, size_t n)	\
 {									\
 	const struct hqv_rgb_yuv *k = a->k;				\
@@ -729,6 +861,13 @@ size_t ROW(rgb##ib##_yuv)(const struct hqv_row_args *a, size_t n)	\
 				  rgb##ib##_yuv_add(a, n);		\
 	return k->clamp ? rgb##ib##_yuv_clamp(a, n) :			\
 			  rgb##ib##_yuv_set(a, n);			\
+}									\
+size_t ROW(rgb##ib##_yuv_pair)(const struct hqv_row_args *a, size_t n)	\
+{									\
+	const struct hqv_rgb_yuv *k = a->k;				\
+									\
+	return k->clamp ? rgb##ib##_yuv_pair_clamp(a, n) :		\
+			  rgb##ib##_yuv_pair_set(a, n);			\
 }
 RGB_YUV(3)
 RGB_YUV(4)
@@ -1134,15 +1273,39 @@ size_t ROW(semi_ds)(const struct hqv_row_args *a, size_t n)
  * (the upper moved down by a byte shuffle) is the code's, in the low byte
  * when shifted. Lane l of the step's vector i holds codes of its 4-code
  * group LANES i + l: picked into 32-bit element i, they are dealt out.
+ * Each code is its samples' alone, so a row of at least a step's codes
+ * is done whole: its last step ends at its end, redoing codes before.
+ * Interleaved (semi), the two channels' dealt codes unpack into pairs
+ * of 64-bit elements: groups l and LANES + l (lo), 2 LANES + l and
+ * 3 LANES + l (hi), which v_dealt_qwords() puts in order.
  */
+INLINE vec down_codes(const uint8_t *p, const vec up, const vec round,
+		      const vec pick[4])
+{
+	vec o = v_zero();
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		vec sum = v_add16(v_load(p + VB * i), v_load(p + VB * i + 2));
+
+		sum = v_mulhrs16(v_add16(sum, v_shuf8(sum, up)), round);
+		o = v_or(o, v_shuf8(sum, pick[i]));
+	}
+	return o;
+}
+
 INLINE size_t down_rows(const struct hqv_row_args *a, size_t n,
-			const unsigned int shift)
+			const unsigned int shift, const bool semi)
 {
 	static const uint8_t upper[16] = { 2, 3, 0x80, 0x80, 6, 7, 0x80, 0x80,
 					   10, 11, 0x80, 0x80, 14, 15, 0x80,
 					   0x80 };
 	const size_t px = 16 * LANES;
-	const vec up = v_lane(upper), half = v_set1_16(1 << (shift - 1));
+	/*
+	 * pmulhrsw by 2^(15 - shift) is (sum + 2^(shift - 1)) >> shift,
+	 * signed: its low byte is the unsigned sum's, shifted alike.
+	 */
+	const vec up = v_lane(upper), round = v_set1_16(1 << (15 - shift));
 	vec pick[4];
 	size_t x, i, t;
 	unsigned int c;
@@ -1154,37 +1317,44 @@ INLINE size_t down_rows(const struct hqv_row_args *a, size_t n,
 			m[t] = t / 4 == i ? 4 * (t % 4) : 0x80;
 		pick[i] = v_lane(m);
 	}
-	for (x = 0; x + px <= n; x += px) {
-		for (c = 0; c < 2; c++) {
-			const uint8_t *p = a->in[c] + 4 * x;
-			vec o = v_zero();
+	if (n < px)
+		return 0;
+	/* The last step ends at the row's end, over codes done before. */
+	for (x = 0;; x += px) {
+		vec o[2];
 
-			for (i = 0; i < 4; i++) {
-				vec sum = v_add16(v_load(p + VB * i),
-						  v_load(p + VB * i + 2));
-
-				sum = v_add16(v_add16(sum, v_shuf8(sum, up)),
-					      half);
-				o = v_or(o, v_shuf8(v_srli16(sum, shift),
-						    pick[i]));
-			}
-			v_store(a->out[c] + x, v_dealt_bytes(o));
+		if (x + px > n)
+			x = n - px;
+		for (c = 0; c < 2; c++)
+			o[c] = down_codes(a->in[c] + 4 * x, up, round, pick);
+		if (semi) {
+			v_store(a->out[0] + 2 * x,
+				v_dealt_qwords(v_lo8(o[0], o[1])));
+			v_store(a->out[0] + 2 * x + VB,
+				v_dealt_qwords(v_hi8(o[0], o[1])));
+		} else {
+			for (c = 0; c < 2; c++)
+				v_store(a->out[c] + x, v_dealt_bytes(o[c]));
 		}
+		if (x + px == n)
+			return n;
 	}
-	return x;
 }
 
 /* The shifts of one row and of two (NEON's shifts take constants). */
-size_t ROW(down)(const struct hqv_row_args *a, size_t n)
-{
-	const struct hqv_down *k = a->k;
-
-	if (k->shift == HQV_COLOR_BITS + 3)
-		return down_rows(a, n, HQV_COLOR_BITS + 3);
-	if (k->shift == HQV_COLOR_BITS + 2)
-		return down_rows(a, n, HQV_COLOR_BITS + 2);
-	return 0;
+#define DOWN(name, semi)						\
+size_t ROW(name)(const struct hqv_row_args *a, size_t n)		\
+{									\
+	const struct hqv_down *k = a->k;				\
+									\
+	if (k->shift == HQV_COLOR_BITS + 3)				\
+		return down_rows(a, n, HQV_COLOR_BITS + 3, semi);	\
+	if (k->shift == HQV_COLOR_BITS + 2)				\
+		return down_rows(a, n, HQV_COLOR_BITS + 2, semi);	\
+	return 0;							\
 }
+DOWN(down, false)
+DOWN(down_semi, true)
 
 /*
  * Bilinear scaling's vertical pass: a + round(d g / 2^16), d = b - a, is

@@ -66,21 +66,22 @@ hqv_row_fn *hqv_row_pick(const struct hqv_row_op *op, enum hqv_isa isa)
 void hqv_row_run(const struct hqv_row_op *op, enum hqv_isa isa,
 		 const struct hqv_row_args *a, size_t n)
 {
-	struct hqv_row_args tail = *a;
-	size_t done, all = 0;
+	hqv_row_fn *fn = hqv_row_pick(op, isa);
+	size_t done = fn(a, n), all = done;
+	struct hqv_row_args tail;
 	unsigned int i;
 
 	/*
 	 * Each entry does what it can in whole vectors; the next one down
-	 * takes the tail from where they stopped, and C finishes it.
+	 * takes the tail from where they stopped, and C finishes it. The
+	 * operands are copied only for a tail: a copy of the caller's
+	 * just-written struct in wider loads than its stores waits for them
+	 * (a store-to-load forwarding stall on every call).
 	 */
+	if (all >= n || fn == op->row[HQV_ISA_C])
+		return;
+	tail = *a;
 	for (;;) {
-		hqv_row_fn *fn = hqv_row_pick(op, isa);
-
-		done = fn(&tail, n - all);
-		all += done;
-		if (all >= n || fn == op->row[HQV_ISA_C])
-			return;
 		for (i = 0; i < HQV_ROW_INS; i++)
 			if (tail.in[i])
 				tail.in[i] += (ptrdiff_t)done * op->in_step[i];
@@ -91,6 +92,11 @@ void hqv_row_run(const struct hqv_row_op *op, enum hqv_isa isa,
 		do
 			isa = isa_below(isa);
 		while (isa != HQV_ISA_C && op->row[isa] == fn);
+		fn = hqv_row_pick(op, isa);
+		done = fn(&tail, n - all);
+		all += done;
+		if (all >= n || fn == op->row[HQV_ISA_C])
+			return;
 	}
 }
 
@@ -256,11 +262,10 @@ void hqv_rgb_yuv_init(struct hqv_rgb_yuv *k, unsigned int ib,
 }
 
 static inline __attribute__((always_inline)) void
-rgb_yuv_c(const struct hqv_row_args *a, size_t n, const size_t ib)
+rgb_yuv_c(const struct hqv_row_args *a, size_t n, const size_t ib,
+	  const uint8_t *in, uint8_t *yc, const bool add)
 {
 	const struct hqv_rgb_yuv *k = a->k;
-	const uint8_t *in = a->in[0];
-	uint8_t *yc = a->out[0];
 	uint16_t *cb = (uint16_t *)a->out[1], *cr = (uint16_t *)a->out[2];
 	size_t x;
 
@@ -280,18 +285,39 @@ rgb_yuv_c(const struct hqv_row_args *a, size_t n, const size_t ib)
 			vb = clamp_eighths(vb);
 			vr = clamp_eighths(vr);
 		}
-		cb[x] = (uint16_t)((k->add ? cb[x] : 0) + vb);
-		cr[x] = (uint16_t)((k->add ? cr[x] : 0) + vr);
+		cb[x] = (uint16_t)((add ? cb[x] : 0) + vb);
+		cr[x] = (uint16_t)((add ? cr[x] : 0) + vr);
 	}
+}
+
+/* A row pair: the first row as rgb_yuv sets, the second adding. */
+static inline __attribute__((always_inline)) void
+rgb_yuv_pair_c(const struct hqv_row_args *a, size_t n, const size_t ib)
+{
+	const struct hqv_row_args sums = {
+		.out = { NULL, a->out[2], a->out[3] }, .k = a->k,
+	};
+
+	rgb_yuv_c(&sums, n, ib, a->in[0], a->out[0], false);
+	rgb_yuv_c(&sums, n, ib, a->in[1], a->out[1], true);
 }
 
 #define RGB_YUV_C(ib)							\
 static size_t rgb##ib##_yuv_c(const struct hqv_row_args *a, size_t n)	\
 {									\
-	rgb_yuv_c(a, n, ib);						\
+	const struct hqv_rgb_yuv *k = a->k;				\
+									\
+	rgb_yuv_c(a, n, ib, a->in[0], a->out[0], k->add);		\
 	return n;							\
 }									\
-ROW_OP(rgb##ib##_yuv, STEPS(ib), STEPS(1, 2, 2));
+ROW_OP(rgb##ib##_yuv, STEPS(ib), STEPS(1, 2, 2));			\
+static size_t rgb##ib##_yuv_pair_c(const struct hqv_row_args *a,	\
+				   size_t n)				\
+{									\
+	rgb_yuv_pair_c(a, n, ib);					\
+	return n;							\
+}									\
+ROW_OP(rgb##ib##_yuv_pair, STEPS(ib, ib), STEPS(1, 1, 2, 2));
 
 RGB_YUV_C(3)
 RGB_YUV_C(4)
@@ -513,24 +539,41 @@ static size_t semi_ds_c(const struct hqv_row_args *a, size_t n)
 }
 ROW_OP(semi_ds, STEPS(2, 2), STEPS(4, 4));
 
-static size_t down_c(const struct hqv_row_args *a, size_t n)
+/* Code x of in[c]'s samples s (hqv-rows.h, struct hqv_down). */
+static uint8_t down_code(const struct hqv_row_args *a, unsigned int c,
+			 size_t x)
 {
 	const struct hqv_down *k = a->k;
+	const uint16_t *s = (const uint16_t *)a->in[c];
 	const uint16_t half = 1u << (k->shift - 1);
+
+	return (uint8_t)((uint16_t)(s[2 * x] + 2 * s[2 * x + 1] +
+				    s[2 * x + 2] + half) >> k->shift);
+}
+
+static size_t down_c(const struct hqv_row_args *a, size_t n)
+{
 	size_t x;
 	unsigned int c;
 
-	for (c = 0; c < 2; c++) {
-		const uint16_t *restrict s = (const uint16_t *)a->in[c];
-		uint8_t *restrict out = a->out[c];
-
+	for (c = 0; c < 2; c++)
 		for (x = 0; x < n; x++)
-			out[x] = (uint8_t)((uint16_t)(s[2 * x] + 2 * s[2 * x + 1] +
-					   s[2 * x + 2] + half) >> k->shift);
-	}
+			a->out[c][x] = down_code(a, c, x);
 	return n;
 }
 ROW_OP(down, STEPS(4, 4), STEPS(1, 1));
+
+static size_t down_semi_c(const struct hqv_row_args *a, size_t n)
+{
+	size_t x;
+	unsigned int c;
+
+	for (x = 0; x < n; x++)
+		for (c = 0; c < 2; c++)
+			a->out[0][2 * x + c] = down_code(a, c, x);
+	return n;
+}
+ROW_OP(down_semi, STEPS(4, 4), STEPS(2));
 
 /*
  * Bilinear scaling's vertical pass
@@ -650,10 +693,11 @@ const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_mirror1, &hqv_row_mirror2, &hqv_row_mirror3,
 	&hqv_row_mirror4,
 	&hqv_row_rgb3_yuv, &hqv_row_rgb4_yuv,
+	&hqv_row_rgb3_yuv_pair, &hqv_row_rgb4_yuv_pair,
 	&hqv_row_yuv_rgb3, &hqv_row_yuv_rgb4,
 	&hqv_row_split3, &hqv_row_split4,
 	&hqv_row_packed_ds, &hqv_row_packed_rgb4, &hqv_row_semi_ds,
-	&hqv_row_down,
+	&hqv_row_down, &hqv_row_down_semi,
 	&hqv_row_vtap1, &hqv_row_vtap3, &hqv_row_vtap4,
 	&hqv_row_htap1,
 	NULL,

@@ -149,6 +149,16 @@ void hqv_rgb_yuv_init(struct hqv_rgb_yuv *k, unsigned int ib,
 extern const struct hqv_row_op hqv_row_rgb3_yuv, hqv_row_rgb4_yuv;
 
 /*
+ * The same for a row pair of 4:2:0 (hqv-direct.c, rgb_to_yuv_rows()):
+ * rows in[0] and in[1] to luma codes out[0] and out[1], and the sums of
+ * their chroma eighths (each row's clamped with clamp) to out[2] (Cb) and
+ * out[3] (Cr), as rgb_yuv of the first row and then, adding, of the
+ * second give them; add unused, chroma true. Read side by side, the two
+ * rows' sums never go through memory.
+ */
+extern const struct hqv_row_op hqv_row_rgb3_yuv_pair, hqv_row_rgb4_yuv_pair;
+
+/*
  * Lumas (in[0], bytes) and each pixel's chroma inputs d (in[1] Cb, in[2]
  * Cr, int16_t; hqv-direct.c, yuv_ds()) to 24- or 32-bit R'G'B' codes
  * (out[0]), through the colour step; a pixel's byte order[i] is R, G or B
@@ -237,12 +247,15 @@ extern const struct hqv_row_op hqv_row_semi_ds;
  * code its low byte. The caller points in[c] at the sample before the
  * first code's own. The SIMD entries take the shifts of one row's eighths
  * and of two rows' sums, HQV_COLOR_BITS + 2 and + 3, and leave others
- * to C.
+ * to C; a row of at least a vector's codes they do whole, the last vector
+ * ending at its end and writing codes again (the same bytes).
  */
 struct hqv_down {
 	uint8_t shift;
 };
 extern const struct hqv_row_op hqv_row_down;
+/* The same, the codes interleaved into out[0]: in[0]'s, then in[1]'s. */
+extern const struct hqv_row_op hqv_row_down_semi;
 
 /*
  * Bilinear scaling's vertical pass (hqv-direct-scale.c): channel c of
@@ -315,10 +328,12 @@ extern const struct hqv_row_op hqv_row_htap1;
 		hqv_mirror1_##isa, hqv_mirror2_##isa,			\
 		hqv_mirror3_##isa, hqv_mirror4_##isa,			\
 		hqv_rgb3_yuv_##isa, hqv_rgb4_yuv_##isa,			\
+		hqv_rgb3_yuv_pair_##isa, hqv_rgb4_yuv_pair_##isa,	\
 		hqv_yuv_rgb3_##isa, hqv_yuv_rgb4_##isa,			\
 		hqv_split3_##isa, hqv_split4_##isa,			\
 		hqv_packed_ds_##isa, hqv_packed_rgb4_##isa,		\
 		hqv_semi_ds_##isa, hqv_down_##isa,			\
+		hqv_down_semi_##isa,					\
 		hqv_vtap1_##isa, hqv_vtap3_##isa, hqv_vtap4_##isa,	\
 		hqv_htap1_##isa;
 HQV_ROWS_DECLARE(ssse3)

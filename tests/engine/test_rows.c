@@ -126,7 +126,8 @@ static const void *make_k(const struct hqv_row_op *op, void *k)
 		hqv_rgb_yuv_init(c, ib, &c16, random_order(ib));
 		c->add = rnd() % 2;
 		c->clamp = rnd() % 2;
-		c->chroma = rnd() % 4 != 0;
+		/* A pair's rows are 4:2:0's, which has chroma. */
+		c->chroma = strstr(op->name, "pair") || rnd() % 4 != 0;
 		return k;
 	}
 	if (sscanf(op->name, "yuv_rgb%1u", &ob) == 1)
@@ -144,7 +145,7 @@ static const void *make_k(const struct hqv_row_op *op, void *k)
 		pk->rgb = random_yuv_rgb(rgb, 4);
 		return k;
 	}
-	if (!strcmp(op->name, "down")) {
+	if (!strncmp(op->name, "down", 4)) {
 		struct hqv_down *dk = k;
 
 		/* One row's eighths, two rows' sums, now and then another. */
