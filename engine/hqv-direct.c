@@ -332,14 +332,14 @@ color_lut_sum(const struct color_lut *t, int16_t o, unsigned int i,
  * constants in each wrapper.
  */
 
+/* Chroma samples before each of rgb_to_yuv_rows()' chroma rows. */
+#define CHROMA_GAP	32
+
 /*
  * Elements per scratch array: whole 32-byte vectors, and one more than a
  * row, which an odd width's chroma pairs reach (chroma_ds() writes a d
  * past the last pixel; chroma_down() reads the clamped sample there).
  */
-/* Chroma samples before each of rgb_to_yuv_rows()' chroma rows. */
-#define CHROMA_GAP	32
-
 static size_t row_stride(uint32_t width)
 {
 	return ((size_t)width + 1 + 31) & ~(size_t)31;
