@@ -217,6 +217,30 @@ def test_alternating_calls_set_only_the_controls_that_differ(dev, picture, monke
     assert set_ids == [dev.controls.info("horizontal_flip").id] * 2
 
 
+def test_alternating_calls_check_a_format_again_once_the_device_takes_another(
+        dev, picture, monkeypatch):
+    # Issue 29: a switch between two jobs asks for the formats worked out
+    # the first time and skips checking what the device took when it took
+    # the same again; a device that now takes another is caught as on the
+    # first call (before the cache: every switch checked; without the
+    # check, the field order below would go unnoticed).
+    yuyv = dev.convert(picture, to="YUYV")
+    plain = dev.convert(picture)
+    assert same(dev.convert(picture, to="YUYV"), yuyv)
+    real = m2m.capi.m2m_set_format
+
+    def interlacing(ptr, fmt, queue):
+        real(ptr, fmt, queue)
+        if queue == m2m.capi.M2M_QUEUE_CAPTURE:
+            fmt.field = 4           # V4L2_FIELD_INTERLACED
+    monkeypatch.setattr(m2m.capi, "m2m_set_format", interlacing)
+    with pytest.raises(m2m.UnsupportedFormat, match="does not take field order 'none' on CAPTURE"):
+        dev.convert(picture)
+    monkeypatch.setattr(m2m.capi, "m2m_set_format", real)
+    assert same(dev.convert(picture), plain)
+    assert same(dev.convert(picture, to="YUYV"), yuyv)
+
+
 @pytest.mark.parametrize("how", ["controls", "reset", "session"])
 def test_a_control_set_another_way_is_set_again_by_the_next_call(dev, picture, how):
     # The values a Device remembers setting are dropped whenever a control
