@@ -1601,11 +1601,11 @@ INLINE size_t area_rows(const struct hqv_row_args *a, size_t n,
 			vec b[8];
 
 			for (j = 0; j < 8; j++) {
+				const uint32_t *f = first + x + 8 * h + j;
 				const uint8_t *p[LANES];
 
 				for (l = 0; l < LANES; l++)
-					p[l] = row + 2 * ob *
-					       (size_t)first[x + 16 * l + 8 * h + j];
+					p[l] = row + 2 * ob * (size_t)f[16 * l];
 				b[j] = area_fold(area_box(p, chunk, whole, rest,
 							  rest_mask), ob);
 			}

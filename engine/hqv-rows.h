@@ -329,14 +329,14 @@ extern const struct hqv_row_op hqv_row_htap1;
  * The SIMD entries read up to 16 bytes past a box's last sum (the caller
  * makes them readable) and take boxes of 2 to 256 pixels, whose sums
  * fit 16-bit lanes, and at least 8 across for 1-byte pixels and 2 for
- * the others; they leave other boxes to C.
+ * the others, leaving rows of other boxes to C. Named by ob; a unit is
+ * a destination pixel.
  */
 struct hqv_area {
 	const uint16_t *row;
 	uint32_t count;
 	uint32_t half;		/* floor(65 N / 128): docs/engine.md */
-	/* floor(v / N) = (v magic) >> shift for v < 2^24 (Granlund and
-	 * Montgomery). */
+	/* floor(v / N) = (v magic) >> shift, v < 2^24 (engine.md: Precision) */
 	uint32_t magic;
 	uint8_t shift;
 	uint8_t fill;		/* 4: none */
