@@ -625,7 +625,8 @@ bilinear_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
  * bytes. Down first, as libyuv's box filter does: the rows of a box that
  * weigh whole are added as bytes into 16-bit sums, each byte of a pixel
  * alike; then each box's columns are weighed and summed once. Each
- * destination column's weights are made once per band.
+ * destination column's weights are made once per band; whole boxes
+ * (area_whole()) need none, and are summed across by a row function.
  */
 struct area_state {
 	uint32_t *first;	/* per column: its first source pixel */
@@ -637,14 +638,7 @@ struct area_state {
 	uint16_t *sum;		/* per byte of a row: whole rows, added */
 	uint32_t *acc;		/* per byte of a row: a box's rows, weighed */
 	uint8_t *o[4];		/* a destination row, per channel */
-	/*
-	 * Whole boxes (area_whole()): per column, the magic multiplier and
-	 * shift that divide by its box's pixels, for boxes of whole_rows
-	 * rows (0: not made yet).
-	 */
-	uint32_t *magic;
-	uint8_t *magic_shift;
-	uint32_t whole_rows;
+	struct hqv_area across;	/* whole boxes: the row function's k */
 };
 
 /* Whole rows a 16-bit sum of bytes takes at a time: 256 * 255 < 2^16. */
@@ -663,12 +657,11 @@ static size_t area_layout(const struct hqv_job *job, struct area_state *s)
 	TAKE(s->w_last, n);
 	TAKE(s->total, n);
 	TAKE(s->inverse, n);
-	TAKE(s->sum, bytes);
+	/* The area rows' SIMD entries read 16 bytes past it. */
+	TAKE(s->sum, bytes + 8);
 	TAKE(s->acc, bytes);
 	for (c = 0; c < 4; c++)
 		TAKE(s->o[c], n);
-	TAKE(s->magic, n);
-	TAKE(s->magic_shift, n);
 	return at;
 }
 
@@ -797,7 +790,7 @@ area_across(const struct hqv_job *job, struct area_state *s,
  * box of N pixels whose bytes sum to S gives, for area_across()'s
  * sample floor((2 HQV_ONE S + N) / 2N) rounded to a code value,
  * floor((S + h) / N) with h = floor((HQV_ONE + 1) N / (2 HQV_ONE)): the
- * same bytes from 16-bit row sums and a 32-bit column sum, with no
+ * same bytes from 16-bit row sums and the area rows (hqv-rows.h), with no
  * weights and one division by a multiplication. That takes boxes of at
  * most AREA_SUM_ROWS rows and under 2^16 pixels (S + h < 2^24).
  */
@@ -810,24 +803,27 @@ static bool area_whole(const struct hqv_job *job)
 }
 
 /*
- * floor(v / N) = (v * magic) >> shift for v < 2^24 (Granlund and
- * Montgomery): magic = ceil(2^(24 + l) / N), 2^l the least power of two
- * not under N, so magic < 2^25 + 1 and the product fits 64 bits.
+ * Whole boxes' columns: box d's first pixel is d times the step's, as
+ * hqv_area_span() finds, and every box has the same pixels, so one
+ * division serves them all.
  */
-static void area_magic(const struct hqv_job *job, struct area_state *s,
-		       uint32_t rows)
+static void area_whole_columns(const struct hqv_job *job,
+			       struct area_state *s)
 {
-	uint32_t d, pixels, l;
+	const struct hqv_format *fmt = job->dst.fmt;
+	const uint32_t across = job->plan.step_x >> 32;
+	const unsigned int bpp = fmt->bytes_per_group[0];
+	uint8_t fill = 4;
+	uint32_t d;
 
-	for (d = 0; d < job->compose.width; d++) {
-		pixels = s->count[d] * rows;
-		for (l = 0; (1u << l) < pixels; l++)
-			;
-		s->magic[d] = (uint32_t)hqv_div_u64((1ULL << (24 + l)) +
-						    pixels - 1, pixels);
-		s->magic_shift[d] = (uint8_t)(24 + l);
-	}
-	s->whole_rows = rows;
+	for (d = 0; d < job->compose.width; d++)
+		s->first[d] = d * across;
+	/* A 4-byte pixel without alpha: its fourth byte is 0xff. */
+	if (bpp == 4 && !hqv_format_has_alpha(fmt))
+		fill = 6 - fmt->order[0] - fmt->order[1] - fmt->order[2];
+	hqv_area_init(&s->across, bpp, across, job->plan.step_y >> 32, fill);
+	s->across.row = s->sum;
+	memset(s->sum + (size_t)job->crop.width * bpp, 0, 16);
 }
 
 /* s->sum = the crop rows of box down added, per byte, two at a time. */
@@ -864,49 +860,42 @@ area_down_whole(const struct hqv_job *job, struct area_state *s,
 	}
 }
 
-/* Destination row channels from s->sum, each column's box added across. */
-static inline __attribute__((always_inline)) void
-area_across_whole(const struct hqv_job *job, struct area_state *s,
-		  const struct hqv_area_span *down, const size_t bpp,
-		  const unsigned int channels, const uint8_t *order)
+/* Destination row dst from s->sum, each column's box added across. */
+static void area_across_whole(const struct hqv_job *job,
+			      struct area_state *s, size_t bpp, uint8_t *dst)
 {
-	const uint16_t *restrict sum = s->sum;
-	uint32_t d, i, half, t[4];
-	size_t b;
-	unsigned int c;
+	const struct hqv_row_op *op = bpp == 1 ? &hqv_row_area1 :
+				      bpp == 3 ? &hqv_row_area3 :
+						 &hqv_row_area4;
+	const struct hqv_row_args args = {
+		.in = { (const uint8_t *)s->first },
+		.out = { dst },
+		.k = &s->across,
+	};
 
-	if (s->whole_rows != down->count)
-		area_magic(job, s, down->count);
-	for (d = 0; d < job->compose.width; d++) {
-		const uint16_t *a = sum + (size_t)s->first[d] * bpp;
-		const uint32_t count = s->count[d];
-
-		half = (HQV_ONE + 1) * count * down->count / (2 * HQV_ONE);
-		for (b = 0; b < bpp; b++)
-			t[b] = half;
-		for (i = 0; i < count; i++)
-			for (b = 0; b < bpp; b++)
-				t[b] += a[i * bpp + b];
-		for (c = 0; c < channels; c++)
-			s->o[c][d] = (uint8_t)(((uint64_t)t[order[c]] *
-						s->magic[d]) >>
-					       s->magic_shift[d]);
-	}
+	hqv_job_row(job, op, &args, job->compose.width);
 }
 
 /* One destination row: constant steps and channels, for the compiler. */
 static inline __attribute__((always_inline)) void
 area_row(const struct hqv_job *job, struct area_state *s,
 	 const struct hqv_area_span *down, const size_t bpp,
-	 const unsigned int channels, const uint8_t *order, bool whole)
+	 const unsigned int channels, const uint8_t *order, bool whole,
+	 uint8_t *dst)
 {
+	const struct hqv_format *fmt = job->dst.fmt;
+
 	if (whole) {
 		area_down_whole(job, s, down, bpp);
-		area_across_whole(job, s, down, bpp, channels, order);
-	} else {
-		area_down(job, s, down, bpp);
-		area_across(job, s, down, bpp, channels, order);
+		area_across_whole(job, s, bpp, dst);
+		return;
 	}
+	area_down(job, s, down, bpp);
+	area_across(job, s, down, bpp, channels, order);
+	if (fmt->family == HQV_FAMILY_GREY)
+		memcpy(dst, s->o[0], job->compose.width);
+	else
+		rgb_store(fmt, s->o, dst, job->compose.width);
 }
 
 static HQV_ROW_CLONES void
@@ -919,7 +908,7 @@ area_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 	const bool grey = fmt->family == HQV_FAMILY_GREY;
 	const unsigned int channels = grey ? 1 :
 				      hqv_format_has_alpha(fmt) ? 4 : 3;
-	const size_t bpp = fmt->bytes_per_group[0], n = job->compose.width;
+	const size_t bpp = fmt->bytes_per_group[0];
 	const uint8_t *order = grey ? grey_order : fmt->order;
 	struct hqv_area_span down;
 	const bool whole = area_whole(job);
@@ -927,24 +916,26 @@ area_pair(const struct hqv_job *job, struct hqv_band *band, uint32_t y)
 
 	if (band->fresh) {
 		area_layout(job, s);
-		area_columns(job, s);
-		memset(s->o[3], 0xff, n);
-		s->whole_rows = 0;
+		if (whole) {
+			area_whole_columns(job, s);
+		} else {
+			area_columns(job, s);
+			memset(s->o[3], 0xff, job->compose.width);
+		}
 		band->fresh = false;
 	}
 
 	for (r = 0; r < 2; r++) {
+		uint8_t *dst = hqv_row(&job->dst, 0, y + r);
+
 		hqv_area_span(p->step_y, p->oriented_height, y + r, &down);
 		if (bpp == 1)
-			area_row(job, s, &down, 1, 1, order, whole);
+			area_row(job, s, &down, 1, 1, order, whole, dst);
 		else if (bpp == 3)
-			area_row(job, s, &down, 3, 3, order, whole);
+			area_row(job, s, &down, 3, 3, order, whole, dst);
 		else
-			area_row(job, s, &down, 4, channels, order, whole);
-		if (grey)
-			memcpy(hqv_row(&job->dst, 0, y + r), s->o[0], n);
-		else
-			rgb_store(fmt, s->o, hqv_row(&job->dst, 0, y + r), n);
+			area_row(job, s, &down, 4, channels, order, whole,
+				 dst);
 	}
 }
 

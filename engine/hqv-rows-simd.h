@@ -41,7 +41,8 @@
  * The vector operations. Bytes are unsigned, 16-bit lanes signed unless
  * said otherwise; unpacking interleaves the low (lo) or high (hi) halves
  * of two lanes' elements, packing saturates 16-bit to unsigned bytes.
- * mulhi and mullo are the high and low halves of 16-bit products.
+ * mulhi and mullo are the high and low halves of 16-bit products
+ * (mulhiu: of unsigned ones); srl shifts by a count known at run time.
  */
 #if defined(HQV_VEC_SSSE3)
 #define ROW(name)	hqv_##name##_ssse3
@@ -75,9 +76,11 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_sub16		_mm_sub_epi16
 #define v_mulhrs16	_mm_mulhrs_epi16
 #define v_mulhi16	_mm_mulhi_epi16
+#define v_mulhiu16	_mm_mulhi_epu16
 #define v_mullo16	_mm_mullo_epi16
 #define v_srai16	_mm_srai_epi16
 #define v_srli16	_mm_srli_epi16
+#define v_srl16(a, n)	_mm_srl_epi16(a, _mm_cvtsi32_si128(n))
 #define v_slli16	_mm_slli_epi16
 #define v_set1_16	_mm_set1_epi16
 #define v_set1_8(x)	_mm_set1_epi8((char)(x))
@@ -138,9 +141,11 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_sub16		_mm256_sub_epi16
 #define v_mulhrs16	_mm256_mulhrs_epi16
 #define v_mulhi16	_mm256_mulhi_epi16
+#define v_mulhiu16	_mm256_mulhi_epu16
 #define v_mullo16	_mm256_mullo_epi16
 #define v_srai16	_mm256_srai_epi16
 #define v_srli16	_mm256_srli_epi16
+#define v_srl16(a, n)	_mm256_srl_epi16(a, _mm_cvtsi32_si128(n))
 #define v_slli16	_mm256_slli_epi16
 #define v_set1_16	_mm256_set1_epi16
 #define v_set1_8(x)	_mm256_set1_epi8((char)(x))
@@ -211,9 +216,11 @@ INLINE vec v_lane(const uint8_t c[16])
 #define v_sub16		_mm512_sub_epi16
 #define v_mulhrs16	_mm512_mulhrs_epi16
 #define v_mulhi16	_mm512_mulhi_epi16
+#define v_mulhiu16	_mm512_mulhi_epu16
 #define v_mullo16	_mm512_mullo_epi16
 #define v_srai16	_mm512_srai_epi16
 #define v_srli16	_mm512_srli_epi16
+#define v_srl16(a, n)	_mm512_srl_epi16(a, _mm_cvtsi32_si128(n))
 #define v_slli16	_mm512_slli_epi16
 #define v_set1_16	_mm512_set1_epi16
 #define v_set1_8(x)	_mm512_set1_epi8((char)(x))
@@ -273,9 +280,14 @@ INLINE vec v_lane(const uint8_t c[16])
 	vreinterpretq_s16_s32(vmull_s16(vget_low_s16(S16(a)),		\
 					vget_low_s16(S16(b)))),		\
 	vreinterpretq_s16_s32(vmull_high_s16(S16(a), S16(b)))))
+#define v_mulhiu16(a, b) BU(vuzp2q_u16(				\
+	vreinterpretq_u16_u32(vmull_u16(vget_low_u16(U16(a)),		\
+					vget_low_u16(U16(b)))),		\
+	vreinterpretq_u16_u32(vmull_high_u16(U16(a), U16(b)))))
 #define v_mullo16(a, b)	B8(vmulq_s16(S16(a), S16(b)))
 #define v_srai16(a, n)	B8(vshrq_n_s16(S16(a), n))
 #define v_srli16(a, n)	BU(vshrq_n_u16(U16(a), n))
+#define v_srl16(a, n)	BU(vshlq_u16(U16(a), vdupq_n_s16(-(int16_t)(n))))
 #define v_slli16(a, n)	B8(vshlq_n_s16(S16(a), n))
 #define v_set1_16(x)	B8(vdupq_n_s16(x))
 #define v_set1_8(x)	vdupq_n_u8(x)
@@ -431,6 +443,31 @@ INLINE void v_load_dealt(const void *p, vec *lo, vec *hi)
 
 /* Bytes a vector takes from a row: LANES chunks of 16. */
 #define VB	(16 * LANES)
+
+/*
+ * Lane l loaded from the 16 bytes at p[l] + at: for chunks at no one
+ * stride apart (bilinear's taps, area's boxes).
+ */
+INLINE vec v_loadp(const uint8_t *const p[LANES], ptrdiff_t at)
+{
+#if LANES == 4
+	__m512i v = _mm512_castsi128_si512(
+		_mm_loadu_si128((const __m128i *)(p[0] + at)));
+
+	v = _mm512_inserti32x4(v,
+		_mm_loadu_si128((const __m128i *)(p[1] + at)), 1);
+	v = _mm512_inserti32x4(v,
+		_mm_loadu_si128((const __m128i *)(p[2] + at)), 2);
+	return _mm512_inserti32x4(v,
+		_mm_loadu_si128((const __m128i *)(p[3] + at)), 3);
+#elif LANES == 2
+	return _mm256_inserti128_si256(_mm256_castsi128_si256(
+		_mm_loadu_si128((const __m128i *)(p[0] + at))),
+		_mm_loadu_si128((const __m128i *)(p[1] + at)), 1);
+#else
+	return v_load(p[0] + at);
+#endif
+}
 
 /*
  * Halves dealt out are each the halves of two groups of 4 pixels in a
@@ -1427,23 +1464,12 @@ ROW_ENTRY(vtap, vtap_rows, 4)
  */
 INLINE vec htap_window(const uint8_t *row, const int32_t *idx)
 {
-#if LANES == 4
-	__m512i v = _mm512_castsi128_si512(
-		_mm_loadu_si128((const __m128i *)(row + idx[0])));
+	const uint8_t *p[LANES];
+	size_t l;
 
-	v = _mm512_inserti32x4(v,
-		_mm_loadu_si128((const __m128i *)(row + idx[8])), 1);
-	v = _mm512_inserti32x4(v,
-		_mm_loadu_si128((const __m128i *)(row + idx[16])), 2);
-	return _mm512_inserti32x4(v,
-		_mm_loadu_si128((const __m128i *)(row + idx[24])), 3);
-#elif LANES == 2
-	return _mm256_inserti128_si256(_mm256_castsi128_si256(
-		_mm_loadu_si128((const __m128i *)(row + idx[0]))),
-		_mm_loadu_si128((const __m128i *)(row + idx[8])), 1);
-#else
-	return v_load(row + idx[0]);
-#endif
+	for (l = 0; l < LANES; l++)
+		p[l] = row + idx[8 * l];
+	return v_loadp(p, 0);
 }
 
 INLINE size_t htap_rows(const struct hqv_row_args *a, size_t n,
@@ -1472,3 +1498,135 @@ INLINE size_t htap_rows(const struct hqv_row_args *a, size_t n,
 }
 
 ROW_ENTRY(htap, htap_rows, 1)
+
+/*
+ * Area scaling's horizontal pass of whole boxes: each lane takes 16
+ * boxes, one at a time, each added up in 16-bit lanes from loads of 8
+ * sums (1-byte pixels) or of 2 pixels' (3 and 4 bytes), the last masked
+ * to the box's pixels, then folded to a sum per byte of a pixel. Eight
+ * boxes' sums transposed are each byte's 8 boxes, which divide in 16-bit
+ * lanes and are stored as vtap's channels are.
+ */
+/* Byte i of 16 at seq + s is byte i + s, or none past 15 (pshufb). */
+static const uint8_t area_seq[32] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+};
+/* The first r bytes of 16 at ones + 16 - r are 0xff, the rest 0. */
+static const uint8_t area_ones[32] = {
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
+
+/* A box's sums in each lane: loads whole - 1 and more from p, chunk apart. */
+INLINE vec area_box(const uint8_t *const p[LANES], const size_t chunk,
+		    const size_t whole, const bool rest, const vec rest_mask)
+{
+	vec acc = v_loadp(p, 0);
+	size_t c;
+
+	for (c = 1; c < whole; c++)
+		acc = v_add16(acc, v_loadp(p, c * chunk));
+	if (rest)
+		acc = v_add16(acc, v_and(v_loadp(p, whole * chunk),
+					 rest_mask));
+	return acc;
+}
+
+/* A box's loads folded to 16-bit lanes 0 to ob - 1: each byte's sum. */
+INLINE vec area_fold(vec acc, const size_t ob)
+{
+	if (ob == 1) {
+		acc = v_add16(acc, v_shuf8(acc, v_lane(area_seq + 8)));
+		acc = v_add16(acc, v_shuf8(acc, v_lane(area_seq + 4)));
+		return v_add16(acc, v_shuf8(acc, v_lane(area_seq + 2)));
+	}
+	return v_add16(acc, v_shuf8(acc, v_lane(area_seq + 2 * ob)));
+}
+
+/* Lanes 0-3 of 8 boxes' sums b to s[c], box j's sum c in lane j. */
+INLINE void area_transpose(const vec b[8], vec s[4])
+{
+	vec u[4], w[4];
+	size_t i;
+
+	for (i = 0; i < 4; i++)
+		u[i] = v_lo16(b[2 * i], b[2 * i + 1]);
+	w[0] = v_lo32(u[0], u[1]);
+	w[1] = v_hi32(u[0], u[1]);
+	w[2] = v_lo32(u[2], u[3]);
+	w[3] = v_hi32(u[2], u[3]);
+	s[0] = v_lo64(w[0], w[2]);
+	s[1] = v_hi64(w[0], w[2]);
+	s[2] = v_lo64(w[1], w[3]);
+	s[3] = v_hi64(w[1], w[3]);
+}
+
+/* floor((s + half) / N) (struct hqv_area: m16, shift16). */
+INLINE vec area_div(vec s, vec half, vec m16, unsigned int shift16)
+{
+	vec t = v_add16(s, half), q = v_mulhiu16(t, m16);
+
+	return v_srl16(v_add16(q, v_srli16(v_sub16(t, q), 1)), shift16);
+}
+
+INLINE size_t area_rows(const struct hqv_row_args *a, size_t n,
+			const size_t ob)
+{
+	const struct hqv_area *k = a->k;
+	const uint32_t *first = (const uint32_t *)a->in[0];
+	const uint8_t *row = (const uint8_t *)k->row;
+	const size_t per = ob == 1 ? 8 : 2, chunk = 2 * ob * per;
+	const size_t whole = k->count / per, rest = k->count % per;
+	const size_t px = 16 * LANES;
+	const vec half = v_set1_16((int16_t)k->half);
+	const vec m16 = v_set1_16((int16_t)k->m16);
+	const vec rest_mask = v_lane(area_ones + 16 - 2 * ob * rest);
+	uint8_t *out = a->out[0];
+	vec fill[4], m[4][4];
+	size_t x, i, j, h, l;
+
+	if (!k->m16 || !whole)
+		return 0;
+	for (j = 0; j < 4; j++) {
+		fill[j] = v_set1_8(j == k->fill ? 0xff : 0);
+		for (i = 0; i < 4; i++)
+			m[j][i] = v_lane(k->out.mask[j][i]);
+	}
+	for (x = 0; x + px <= n; x += px) {
+		vec s[2][4], ch[4];
+
+		for (h = 0; h < 2; h++) {
+			vec b[8];
+
+			for (j = 0; j < 8; j++) {
+				const uint32_t *f = first + x + 8 * h + j;
+				const uint8_t *p[LANES];
+
+				for (l = 0; l < LANES; l++)
+					p[l] = row + 2 * ob * (size_t)f[16 * l];
+				b[j] = area_fold(area_box(p, chunk, whole, rest,
+							  rest_mask), ob);
+			}
+			area_transpose(b, s[h]);
+		}
+		for (j = 0; j < 4; j++)
+			ch[j] = j >= ob ? v_zero() :
+				v_or(v_packus16(area_div(s[0][j], half, m16,
+							 k->shift16),
+						area_div(s[1][j], half, m16,
+							 k->shift16)),
+				     fill[j]);
+		if (ob == 1)
+			v_storel(out + x, 16, ch[0]);
+		else
+			rgbx_store(out + ob * x, ch, ob == 3 ? m : NULL, ob,
+				   PX_CHUNKS);
+	}
+	return x;
+}
+
+ROW_ENTRY(area, area_rows, 1)
+ROW_ENTRY(area, area_rows, 3)
+ROW_ENTRY(area, area_rows, 4)

@@ -687,6 +687,76 @@ static size_t htap1_c(const struct hqv_row_args *a, size_t n)
 }
 ROW_OP(htap1, STEPS(4, 4, 6), STEPS(2));
 
+/*
+ * Area scaling's horizontal pass of whole boxes
+ */
+
+/* The least l with 2^l >= n. */
+static unsigned int log2_up(uint32_t n)
+{
+	unsigned int l = 0;
+
+	while ((1ULL << l) < n)
+		l++;
+	return l;
+}
+
+void hqv_area_init(struct hqv_area *k, unsigned int ob, uint32_t count,
+		   uint32_t rows, uint8_t fill)
+{
+	static const uint8_t channels[4] = { 0, 1, 2, 3 };
+	const uint32_t pixels = count * rows;
+	const unsigned int l = log2_up(pixels);
+
+	memset(k, 0, sizeof(*k));
+	k->count = count;
+	k->half = (HQV_ONE + 1) * pixels / (2 * HQV_ONE);
+	k->magic = (uint32_t)hqv_div_u64((1ULL << (24 + l)) + pixels - 1,
+					 pixels);
+	k->shift = (uint8_t)(24 + l);
+	k->fill = fill;
+	if (pixels >= 2 && pixels <= 256) {
+		k->m16 = (uint16_t)(((65536u << l) - (pixels << 16)) / pixels +
+				    1);
+		k->shift16 = (uint8_t)(l - 1);
+	}
+	hqv_shuffle_init(&k->out, 4, ob == 1 ? 4 : ob, channels, 0);
+}
+
+static inline __attribute__((always_inline)) void
+area_c(const struct hqv_row_args *a, size_t n, const size_t ob)
+{
+	const struct hqv_area *k = a->k;
+	const uint32_t *restrict first = (const uint32_t *)a->in[0];
+	uint8_t *restrict out = a->out[0];
+	size_t d, b, i;
+
+	for (d = 0; d < n; d++) {
+		const uint16_t *restrict s = k->row + (size_t)first[d] * ob;
+
+		for (b = 0; b < ob; b++) {
+			uint32_t t = k->half;
+
+			for (i = 0; i < k->count; i++)
+				t += s[i * ob + b];
+			out[ob * d + b] = b == k->fill ? 0xff :
+				(uint8_t)(((uint64_t)t * k->magic) >> k->shift);
+		}
+	}
+}
+
+#define AREA_C(ob)							\
+static size_t area##ob##_c(const struct hqv_row_args *a, size_t n)	\
+{									\
+	area_c(a, n, ob);						\
+	return n;							\
+}									\
+ROW_OP(area##ob, STEPS(4), STEPS(ob));
+
+AREA_C(1)
+AREA_C(3)
+AREA_C(4)
+
 const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_shuffle33, &hqv_row_shuffle44, &hqv_row_shuffle34,
 	&hqv_row_shuffle43,
@@ -700,5 +770,6 @@ const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_down, &hqv_row_down_semi,
 	&hqv_row_vtap1, &hqv_row_vtap3, &hqv_row_vtap4,
 	&hqv_row_htap1,
+	&hqv_row_area1, &hqv_row_area3, &hqv_row_area4,
 	NULL,
 };

@@ -319,6 +319,44 @@ void hqv_htap_table(uint8_t *table, const int32_t *idx, const int32_t *wb,
 extern const struct hqv_row_op hqv_row_htap1;
 
 /*
+ * Area scaling's horizontal pass of whole boxes (hqv-direct-scale.c): for
+ * each unit d, a destination pixel of ob bytes (1, 3 or 4), byte b is
+ * floor((S + half) / N), S the sum of k->row[(f + i) ob + b] for i from
+ * 0 to count - 1, f = in[0][d] (uint32_t, the box's first pixel), and N
+ * the box's pixels: k->row holds each byte of a row as the sum of the
+ * box's rows of it (uint16_t), so N = count * rows, under 2^16, and S +
+ * half < 2^24. Byte fill of a 4-byte pixel (alpha left out) is 0xff.
+ * The SIMD entries read up to 16 bytes past a box's last sum (the caller
+ * makes them readable) and take boxes of 2 to 256 pixels, whose sums
+ * fit 16-bit lanes, and at least 8 across for 1-byte pixels and 2 for
+ * the others, leaving rows of other boxes to C. Named by ob; a unit is
+ * a destination pixel.
+ */
+struct hqv_area {
+	const uint16_t *row;
+	uint32_t count;
+	uint32_t half;		/* floor(65 N / 128): docs/engine.md */
+	/* floor(v / N) = (v magic) >> shift, v < 2^24 (engine.md: Precision) */
+	uint32_t magic;
+	uint8_t shift;
+	uint8_t fill;		/* 4: none */
+	/*
+	 * For the SIMD entries, where N <= 256: floor(t / N) for t < 2^16
+	 * is (q + ((t - q) >> 1)) >> shift16, q = (t m16) >> 16 (Granlund
+	 * and Montgomery's round-up with an add); m16 0 where N is not 2
+	 * to 256.
+	 */
+	uint16_t m16;
+	uint8_t shift16;
+	/* Pixels of channels 0-3 to out's bytes (3-byte pixels). */
+	struct hqv_shuffle out;
+};
+/* k for ob-byte pixels, boxes of count pixels across and rows down. */
+void hqv_area_init(struct hqv_area *k, unsigned int ob, uint32_t count,
+		   uint32_t rows, uint8_t fill);
+extern const struct hqv_row_op hqv_row_area1, hqv_row_area3, hqv_row_area4;
+
+/*
  * The entries built for each instruction set (hqv-rows-simd.h); the
  * tables in hqv-rows.c name those that exist for the target.
  */
@@ -335,7 +373,8 @@ extern const struct hqv_row_op hqv_row_htap1;
 		hqv_semi_ds_##isa, hqv_down_##isa,			\
 		hqv_down_semi_##isa,					\
 		hqv_vtap1_##isa, hqv_vtap3_##isa, hqv_vtap4_##isa,	\
-		hqv_htap1_##isa;
+		hqv_htap1_##isa,					\
+		hqv_area1_##isa, hqv_area3_##isa, hqv_area4_##isa;
 HQV_ROWS_DECLARE(ssse3)
 HQV_ROWS_DECLARE(avx2)
 HQV_ROWS_DECLARE(avx512)

@@ -539,13 +539,16 @@ Test(direct, every_direct_row_matches_the_general_pipeline)
 
 /*
  * A white source puts whole boxes' sums at their bounds (255 times the
- * box's pixels): the largest box the direct row adds without weights, and
- * the benchmark's 12x9, give white.
+ * box's pixels): the largest box the direct row adds without weights, the
+ * largest the area rows' SIMD entries divide in 16 bits (256 pixels,
+ * 16x16 and 2x128), and the benchmark's 12x9, give white.
  */
 Test(direct, whole_boxes_of_white_give_white)
 {
 	static const struct direct_case white[] = {
 		AREA("GREY", 510, 512, 2, 2),
+		AREA("GREY", 512, 512, 32, 32),
+		AREA("RGB24", 64, 256, 32, 2),
 		AREA("RGB24", 1920, 1080, 160, 120),
 	};
 

@@ -166,6 +166,8 @@ static const void *make_k(const struct hqv_row_op *op, void *k)
 	}
 	if (!strcmp(op->name, "htap1"))
 		return k;	/* its row: htap_operands() */
+	if (!strncmp(op->name, "area", 4))
+		return k;	/* its row: area_operands() */
 	return NULL;	/* mirrors, splits: none */
 }
 
@@ -201,6 +203,40 @@ static uint8_t *htap_operands(struct operand in[HQV_ROW_INS], size_t n,
 	row = malloc(width);
 	cr_assert_not_null(row);
 	fill_random(row, width);
+	k->row = row;
+	return row;
+}
+
+/*
+ * Whole boxes of n columns (in[0] their first pixels) and the row of sums
+ * they read, of ob-byte pixels: boxes of 1 to 24 pixels across, now and
+ * then up to 255, and of rows down that mostly keep them within the SIMD
+ * entries' 256 pixels, each sum at most 255 times the rows; boxes mostly
+ * side by side, now and then apart or overlapping; 4-byte pixels now and
+ * then with a byte filled. The row is readable 16 bytes past its last
+ * box, as the entries ask. Returns the row, which the caller frees.
+ */
+static uint16_t *area_operands(struct operand in[HQV_ROW_INS], size_t n,
+			       struct hqv_area *k, unsigned int ob)
+{
+	uint32_t *first = (uint32_t *)in[0].at;
+	uint32_t count = 1 + rnd() % (rnd() % 4 ? 24 : 255);
+	uint32_t fit = 256 / count ? 256 / count : 1;
+	uint32_t rows = 1 + rnd() % (rnd() % 8 ? fit : 256);
+	uint32_t pos = rnd() % 40;
+	size_t d, sums;
+	uint16_t *row;
+
+	hqv_area_init(k, ob, count, rows, ob == 4 ? rnd() % 5 : 4);
+	for (d = 0; d < n; d++) {
+		first[d] = pos;
+		pos += rnd() % 32 ? count : rnd() % (4 * count + 1);
+	}
+	sums = ((n ? first[n - 1] : 0) + count) * ob + 8;
+	row = malloc(2 * sums);
+	cr_assert_not_null(row);
+	for (d = 0; d < sums; d++)
+		row[d] = rnd() % (255 * rows + 1);
 	k->row = row;
 	return row;
 }
@@ -265,6 +301,9 @@ static void check(const struct hqv_row_op *op, enum hqv_isa isa, size_t n)
 		}
 	if (!strcmp(op->name, "htap1"))
 		row = htap_operands(in, n, (struct hqv_htap *)kmem);
+	if (sscanf(op->name, "area%1u", &i) == 1)
+		row = (uint8_t *)area_operands(in, n, (struct hqv_area *)kmem,
+					       i);
 	for (r = 0; r < 2; r++) {
 		for (i = 0; i < HQV_ROW_INS; i++)
 			args[r].in[i] = in[i].at;
@@ -326,6 +365,27 @@ Test(rows, every_simd_entry_matches_its_c_entry)
 		}
 	}
 	cr_log_info("%u SIMD entries checked", tested);
+}
+
+/* What the area rows' SIMD entries compute, for every box and sum. */
+Test(rows, area_simd_division_is_exact_for_every_sum)
+{
+	struct hqv_area k;
+	uint32_t pixels, t, q;
+
+	for (pixels = 2; pixels <= 256; pixels++) {
+		hqv_area_init(&k, 3, pixels, 1, 4);
+		cr_assert_neq(k.m16, 0, "%u pixels", pixels);
+		for (t = 0; t < 65536; t++) {
+			q = (t * k.m16) >> 16;
+			q = (q + ((t - q) >> 1)) >> k.shift16;
+			if (q != t / pixels)
+				cr_assert_fail("%u / %u gives %u", t, pixels,
+					       q);
+		}
+	}
+	hqv_area_init(&k, 3, 257, 1, 4);
+	cr_assert_eq(k.m16, 0, "no SIMD division past 256 pixels");
 }
 
 Test(rows, the_isa_is_chosen_once_and_has_rows)
