@@ -40,9 +40,11 @@ static void copy_rows(const struct hqv_job *job, uint32_t y0, uint32_t y1)
 				memcpy(hqv_row(&job->dst, p, r),
 				       hqv_row(&job->src, p, r), bytes);
 		/* The source's byte past its last pixel is not ours. */
-		for (r = first; r < end; r++)
-			hqv_pad_packed_line(fmt, hqv_row(&job->dst, p, r),
-					    job->src.width);
+		if (job->src.width % 2)
+			for (r = first; r < end; r++)
+				hqv_pad_packed_line(fmt,
+						    hqv_row(&job->dst, p, r),
+						    job->src.width);
 	}
 }
 
@@ -53,14 +55,12 @@ static void copy_pair(const struct hqv_job *job, struct hqv_band *band,
 	copy_rows(job, y, y + 2);
 }
 
-/* A copy's band: all of it at its first pair, nothing at the others. */
+/* A copy's band: all of it at its first pair. */
 static void copy_band(const struct hqv_job *job, struct hqv_band *band,
 		      uint32_t y)
 {
-	if (!band->fresh)
-		return;
-	band->fresh = false;
 	copy_rows(job, y, band->end);
+	band->written = band->end;
 }
 
 void hqv_rgb_shuffle_init(const struct hqv_job *job, struct hqv_shuffle *k)
