@@ -318,6 +318,7 @@ static void orient_pair(const struct hqv_job *job, struct hqv_band *band,
 		/* The row it calls writes rows 0 and 1 of the view. */
 		head->place_band.scratch = scratch + place_offset(job);
 		head->place_band.end = 2;
+		head->place_band.written = 0;
 		head->place_band.fresh = true;
 		head->count = 0;
 		band->fresh = false;
