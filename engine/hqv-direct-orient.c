@@ -318,6 +318,7 @@ static void orient_pair(const struct hqv_job *job, struct hqv_band *band,
 		/* The row it calls writes rows 0 and 1 of the view. */
 		head->place_band.scratch = scratch + place_offset(job);
 		head->place_band.end = 2;
+		head->place_band.written = 0;
 		head->place_band.fresh = true;
 		head->count = 0;
 		band->fresh = false;
@@ -386,7 +387,6 @@ static void mirror_pair(const struct hqv_job *job, struct hqv_band *band,
 
 struct grey_head {
 	struct hqv_rgb_yuv k;
-	uint32_t written;	/* the band's rows are written up to here */
 };
 
 static size_t grey_strip_offset(void)
@@ -410,15 +410,11 @@ static void grey_turned_pair(const struct hqv_job *job, struct hqv_band *band,
 	if (band->fresh) {
 		/* Checked by hqv_direct_orient_find(). */
 		hqv_rgb_yuv_prepare(job, &head->k);
-		head->written = 0;
 		band->fresh = false;
 	}
-	/* The pairs after a strip's first were written with it. */
-	if (y < head->written)
-		return;
 	if (count > GREY_STRIP)
 		count = GREY_STRIP;
-	head->written = y + count;
+	band->written = y + count;
 	/*
 	 * The run of the lines' source columns, [run, run + count), in a
 	 * strip that is whole where the source has the columns: a strip

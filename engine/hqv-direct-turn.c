@@ -846,11 +846,6 @@ static bool in_place(const uint8_t map[4])
  */
 #define TURN_PREFETCH	16
 
-struct turn_rgb_state {
-	struct hqv_shuffle k;
-	uint32_t done_end;	/* the rows before it are written */
-};
-
 /*
  * count destination rows, pitch bytes apart from out, of w pixels: row r,
  * pixel x from src + x step + r next.
@@ -911,7 +906,7 @@ turn_rgb_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 	      const size_t ib, const size_t ob)
 {
 	const struct hqv_plan *p = &job->plan;
-	struct turn_rgb_state *st = band->scratch;
+	struct hqv_shuffle *k = band->scratch;
 	const uint8_t *src;
 	uint8_t *out = hqv_row(&job->dst, 0, y);
 	size_t pitch = job->dst.bytesperline[0], w = job->dst.width;
@@ -919,12 +914,9 @@ turn_rgb_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 	uint32_t left = band->end - y;
 
 	if (band->fresh) {
-		hqv_rgb_shuffle_init(job, &st->k);
-		st->done_end = 0;
+		hqv_rgb_shuffle_init(job, k);
 		band->fresh = false;
 	}
-	if (y < st->done_end)
-		return;
 	/* Oriented pixel (0, y), and the steps to (x + 1, y), (0, y + 1). */
 	src = hqv_row(&job->src, 0, (uint32_t)(p->y0 + (int32_t)y * p->dj_y)) +
 	      (size_t)(p->x0 + (int32_t)y * p->dj_x) * ib;
@@ -937,19 +929,18 @@ turn_rgb_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 	 * of words only (a byte at a time, 24-bit pixels took twice as
 	 * long in tiles as in pairs).
 	 */
-	if (!(ib == 4 && ob == 4 && in_place(st->k.map)))
+	if (!(ib == 4 && ob == 4 && in_place(k->map)))
 		left = 2;
 	if (p->di_x == 0 && left >= RGB_TILE_ROWS) {
 		turn_rgb_lines(src, step, next, out, pitch, w, RGB_TILE_ROWS,
-			       &st->k, ib, ob);
-		st->done_end = y + RGB_TILE_ROWS;
+			       k, ib, ob);
+		band->written = y + RGB_TILE_ROWS;
 	} else if (p->di_x == 0 && left >= RGB_TILE_ROWS / 2) {
 		turn_rgb_lines(src, step, next, out, pitch, w,
-			       RGB_TILE_ROWS / 2, &st->k, ib, ob);
-		st->done_end = y + RGB_TILE_ROWS / 2;
+			       RGB_TILE_ROWS / 2, k, ib, ob);
+		band->written = y + RGB_TILE_ROWS / 2;
 	} else {
-		turn_rgb_lines(src, step, next, out, pitch, w, 2, &st->k, ib,
-			       ob);
+		turn_rgb_lines(src, step, next, out, pitch, w, 2, k, ib, ob);
 	}
 }
 
@@ -973,7 +964,7 @@ static hqv_direct_fn *turn_rgb_find(const struct hqv_job *job, size_t *scratch)
 
 	if (!job->rotation || ib < 3 || ob < 3)
 		return NULL;
-	*scratch = sizeof(struct turn_rgb_state);
+	*scratch = sizeof(struct hqv_shuffle);
 	if (ib == 3)
 		return ob == 3 ? turn_rgb33 : turn_rgb34;
 	return ob == 3 ? turn_rgb43 : turn_rgb44;

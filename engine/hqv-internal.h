@@ -241,11 +241,15 @@ hqv_direct_fn *hqv_direct_place_find(const struct hqv_job *job,
  * the band ends at, past which a row must not write, and whether the band
  * has just started. A row that keeps what it read for the next row pairs
  * of the band (a tile, scale taps, a table of products) makes it when
- * fresh is set and clears fresh, so that nothing outlives a band.
+ * fresh is set and clears fresh, so that nothing outlives a band. A row
+ * that writes more rows than its pair (a tile, a strip, the whole band)
+ * raises written past them (an even row), and hqv_job_run() calls it next
+ * for the first pair not written.
  */
 struct hqv_band {
 	void *scratch;
 	uint32_t end;
+	uint32_t written;
 	bool fresh;
 };
 

@@ -555,12 +555,23 @@ SHUFFLE(4, 3)
  */
 #define MIRROR_PREFETCH	1024
 
+/* Groups x .. x + per LANES - 1 of a mirrored row (as mirror_rows()). */
+INLINE void mirror_chunk(const uint8_t *in, uint8_t *out, size_t x, vec m,
+			 const size_t g, const size_t per, const size_t bytes)
+{
+	/* The chunk's groups x .. x + per - 1 end at in - g x + g. */
+	const uint8_t *p = in - (ptrdiff_t)(g * (x + per)) + g -
+			   (ptrdiff_t)(16 - bytes);
+
+	v_storel(out + g * x, bytes, v_shuf8(v_loadl(p, -(ptrdiff_t)bytes), m));
+}
+
 INLINE size_t mirror_rows(const struct hqv_row_args *a, size_t n,
 			  const size_t g)
 {
 	/* Groups per lane, and the bytes of a lane's chunk. */
 	const size_t per = g == 3 ? 5 : 16 / g, bytes = g * per;
-	const size_t step = per * LANES;
+	const size_t step = per * LANES, spill = g == 3;
 	uint8_t rev[16];
 	const uint8_t *in = a->in[0];
 	uint8_t *out = a->out[0];
@@ -573,17 +584,25 @@ INLINE size_t mirror_rows(const struct hqv_row_args *a, size_t n,
 		rev[t] = t < bytes ? (per - 1 - t / g) * g + t % g +
 				     (16 - bytes) : 0x80;
 	m = v_lane(rev);
-	for (x = 0; x + step + (g == 3) <= n; x += step) {
-		/* The chunk's groups x .. x + per - 1 end at in - g x + g. */
-		const uint8_t *p = in - (ptrdiff_t)(g * (x + per)) + g -
-				   (ptrdiff_t)(16 - bytes);
-
+	for (x = 0; x + step + spill <= n; x += step) {
 		if (g * x + MIRROR_PREFETCH + 16 <= g * n)
-			__builtin_prefetch(p - MIRROR_PREFETCH);
-		v_storel(out + g * x, bytes,
-			 v_shuf8(v_loadl(p, -(ptrdiff_t)bytes), m));
+			__builtin_prefetch(in - (ptrdiff_t)(g * x) -
+					   MIRROR_PREFETCH);
+		mirror_chunk(in, out, x, m, g, per, bytes);
 	}
-	return x;
+	/*
+	 * The tail: one more chunk, over groups already written, that ends
+	 * where the row ends (3-byte groups: a group before, which is then
+	 * copied alone over the byte spilt into it), so that no narrower
+	 * entry is called for it (a call each for AVX2, SSSE3 and C took a
+	 * tenth of hflip RGB24's time).
+	 */
+	if (!x || x == n)
+		return x;
+	mirror_chunk(in, out, n - step - spill, m, g, per, bytes);
+	if (spill)
+		memcpy(out + g * (n - 1), in - g * (n - 1), g);
+	return n;
 }
 
 ROW_ENTRY(mirror, mirror_rows, 1)

@@ -605,7 +605,8 @@ void hqv_job_run(const struct hqv_job *job, void *scratch, uint32_t y0,
 			.scratch = scratch, .end = pairs_end, .fresh = true,
 		};
 
-		for (y = y0; y < pairs_end; y += 2)
+		for (y = y0; y < pairs_end;
+		     y = band.written > y + 2 ? band.written : y + 2)
 			job->plan.direct(job, &band, y);
 		if (pairs_end == y1)
 			return;

@@ -31,10 +31,14 @@ struct direct_case {
 	bool hflip, vflip;
 	struct hqv_rect crop;		/* zero: the whole source */
 	struct hqv_procamp procamp;
+	bool tight;			/* no bytes between lines */
 };
 
 /* A job that keeps every pixel in place. */
 #define PLAIN(s, d, w, h) { .src = s, .dst = d, .width = w, .height = h }
+/* The same with lines that follow each other (a copy takes whole bands). */
+#define TIGHT(s, d, w, h) { .src = s, .dst = d, .width = w, .height = h, \
+	.tight = true }
 
 /* Every turn and flip of a whole image but the identity. */
 #define TURN(s, d, w, h, r, hf, vf) \
@@ -365,6 +369,8 @@ static const struct direct_case cases[] = {
 	 * sizes, with vector tails (1921) where it has vector loops.
 	 */
 	PLAIN("YUYV", "YUYV", 45, 27),
+	TIGHT("YUYV", "YUYV", 45, 27), TIGHT("YUYV", "YUYV", 38, 10),
+	TIGHT("NV12", "NV12", 38, 27), TIGHT("YUV420M", "YUV420M", 38, 27),
 	PLAIN("UYVY", "UYVY", 3, 3),
 	PLAIN("NV12", "NV12", 45, 27),
 	PLAIN("YUV420", "YUV420", 45, 27),
@@ -447,12 +453,13 @@ static const struct direct_case cases[] = {
 };
 
 static void image_pad_alloc(struct hqv_image *img, const char *format,
-			    uint32_t w, uint32_t h, enum hqv_field field)
+			    uint32_t w, uint32_t h, enum hqv_field field,
+			    bool tight)
 {
 	if (field != HQV_FIELD_NONE)
 		image_alloc_field(img, format, w, h, field);
 	else
-		image_alloc(img, format, w, h, 6);
+		image_alloc(img, format, w, h, tight ? 0 : 6);
 }
 
 static void run_case(const struct direct_case *c)
@@ -473,8 +480,9 @@ static void run_case(const struct direct_case *c)
 		 c->vflip ? " vflip" : "", c->crop.left, c->crop.top,
 		 c->crop.width, c->crop.height, c->field);
 	memset(&job, 0, sizeof(job));
-	image_pad_alloc(&job.src, c->src, c->width, c->height, c->field);
-	image_alloc(&job.dst, c->dst, dw, dh, 6);
+	image_pad_alloc(&job.src, c->src, c->width, c->height, c->field,
+			c->tight);
+	image_alloc(&job.dst, c->dst, dw, dh, c->tight ? 0 : 6);
 	if (c->dst_colour)
 		image_set_colour(&job.dst, c->dst_encoding,
 				 c->dst_quantization);
