@@ -1385,27 +1385,29 @@ size_t ROW(semi_ds)(const struct hqv_row_args *a, size_t n)
 }
 
 /*
- * Semi-planar straight to 4-byte pixels: a step is semi_ds's 8 LANES
- * sites, dealt out with their lumas (16 LANES bytes), so that
- * rgbx_store() stores plainly. The step that ends the row takes its
- * chroma from a copy with the last site repeated after it (its next, as
- * semi_ds gives it); a row that is not whole steps ends with one more
- * step over pixels already written, whose bytes it writes again, so that
- * no narrower entry is called for the tail. in_order as packed_rgb4's.
+ * Semi-planar straight to R'G'B' pixels: a step is semi_ds's 8 LANES
+ * sites and their lumas (16 LANES bytes); for 4-byte pixels both are
+ * dealt out, so that rgbx_store() stores plainly. The step that ends the
+ * row takes its chroma from a copy with the last site repeated after it
+ * (its next, as semi_ds gives it); a row that is not whole steps ends
+ * with one more step over pixels already written, whose bytes it writes
+ * again, so that no narrower entry is called for the tail. in_order
+ * (4-byte pixels) as packed_rgb4's.
  */
-struct semi_rgb4_vecs {
+struct semi_rgb_vecs {
 	struct color_vecs cv;
 	vec m[4][4], pick, extra;
 	bool lean, rb;
 };
 
-INLINE void semi_rgb4_step(const uint8_t *luma, const uint8_t *pa,
-			   const uint8_t *pb, uint8_t *out,
-			   struct semi_rgb4_vecs *sv, const bool in_order,
-			   const bool last)
+INLINE void semi_rgb_step(const uint8_t *luma, const uint8_t *pa,
+			  const uint8_t *pb, uint8_t *out,
+			  struct semi_rgb_vecs *sv, const size_t ob,
+			  const bool in_order, const bool last)
 {
+	const bool deal = ob == 4;
 	uint8_t copy[2][VB + 2];
-	vec dl[2], dcb[2], dcr[2], ch[4];
+	vec l = v_load(luma), dl[2], dcb[2], dcr[2], ch[4];
 
 	if (last) {
 		memcpy(copy[0], pa, VB);
@@ -1415,50 +1417,58 @@ INLINE void semi_rgb4_step(const uint8_t *luma, const uint8_t *pa,
 		pa = copy[0];
 		pb = copy[1];
 	}
-	semi_step(pa, pb, true, sv->pick, dcb, dcr);
-	color_d8(v_deal_bytes(v_load(luma)), &dl[0], &dl[1]);
+	semi_step(pa, pb, deal, sv->pick, dcb, dcr);
+	color_d8(deal ? v_deal_bytes(l) : l, &dl[0], &dl[1]);
 	yuv_rgb_codes(&sv->cv, sv->lean, dl, dcb, dcr, ch);
 	ch[3] = sv->extra;
-	rgb4_store(out, ch, sv->m, sv->rb, in_order, PX_DEALT);
+	if (ob == 4)
+		rgb4_store(out, ch, sv->m, sv->rb, in_order, PX_DEALT);
+	else
+		rgbx_store(out, ch, sv->m, ob, PX_CHUNKS);
 }
 
-INLINE size_t semi_rgb4_loop(const struct hqv_row_args *a, size_t n,
-			     const bool in_order)
+INLINE size_t semi_rgb_loop(const struct hqv_row_args *a, size_t n,
+			    const size_t ob, const bool in_order)
 {
 	const struct hqv_semi_rgb *k = a->k;
 	const size_t px = 8 * LANES;
 	const uint8_t *luma = a->in[0], *pa = a->in[1], *pb = a->in[2];
 	uint8_t *out = a->out[0];
-	struct semi_rgb4_vecs sv;
-	size_t x;
+	struct semi_rgb_vecs sv;
+	size_t x, i, j;
 
 	if (n < px)
 		return 0;
 	color_vecs_init(&sv.cv, &k->rgb->c);
-	rgb4_masks(k->rgb, sv.m);
+	if (ob == 4)
+		rgb4_masks(k->rgb, sv.m);
+	else
+		for (j = 0; j < ob; j++)
+			for (i = 0; i < 4; i++)
+				sv.m[j][i] = v_lane(k->rgb->out.mask[j][i]);
 	sv.pick = semi_pick(k->cr_first);
 	sv.extra = v_set1_8(k->rgb->extra);
 	sv.lean = k->rgb->lean;
 	sv.rb = rgb4_rb(k->rgb);
 	for (x = 0; x + px < n; x += px)
-		semi_rgb4_step(luma + 2 * x, pa + 2 * x, pb + 2 * x,
-			       out + 8 * x, &sv, in_order, false);
+		semi_rgb_step(luma + 2 * x, pa + 2 * x, pb + 2 * x,
+			      out + 2 * ob * x, &sv, ob, in_order, false);
 	x = n - px;
-	semi_rgb4_step(luma + 2 * x, pa + 2 * x, pb + 2 * x, out + 8 * x, &sv,
-		       in_order, true);
+	semi_rgb_step(luma + 2 * x, pa + 2 * x, pb + 2 * x, out + 2 * ob * x,
+		      &sv, ob, in_order, true);
 	return n;
 }
 
 static __attribute__((__noinline__)) size_t
 semi_rgb4_in_order(const struct hqv_row_args *a, size_t n)
 {
-	return semi_rgb4_loop(a, n, true);
+	return semi_rgb_loop(a, n, 4, true);
 }
 
 static __attribute__((__noinline__)) size_t
 semi_rgb4_shuffled(const struct hqv_row_args *a, size_t n)
 {
-	return semi_rgb4_loop(a, n, false);
+	return semi_rgb_loop(a, n, 4, false);
 }
 
 size_t ROW(semi_rgb4)(const struct hqv_row_args *a, size_t n)
@@ -1468,6 +1478,11 @@ size_t ROW(semi_rgb4)(const struct hqv_row_args *a, size_t n)
 	if (rgb4_in_order(k->rgb))
 		return semi_rgb4_in_order(a, n);
 	return semi_rgb4_shuffled(a, n);
+}
+
+size_t ROW(semi_rgb3)(const struct hqv_row_args *a, size_t n)
+{
+	return semi_rgb_loop(a, n, 3, false);
 }
 
 /*

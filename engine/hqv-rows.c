@@ -539,15 +539,17 @@ static size_t semi_ds_c(const struct hqv_row_args *a, size_t n)
 }
 ROW_OP(semi_ds, STEPS(2, 2), STEPS(4, 4));
 
-/* Sites semi_rgb4's C entry takes at a time, through semi_ds_c(). */
+/* Sites semi_rgb's C entries take at a time, through semi_ds_c(). */
 #define SEMI_RGB_SITES	32
 
 /*
- * The definition itself: semi_ds then yuv_rgb4, a few sites at a time,
- * each run of semi_ds given the site after its last (the next run's
- * first) as its neighbour, but for the row's last.
+ * The definition itself: semi_ds then yuv_rgb3 or yuv_rgb4 (rgb), a few
+ * sites at a time, each run of semi_ds given the site after its last
+ * (the next run's first) as its neighbour, but for the row's last.
  */
-static size_t semi_rgb4_c(const struct hqv_row_args *a, size_t n)
+static inline __attribute__((always_inline)) void
+semi_rgb_c(const struct hqv_row_args *a, size_t n, const size_t ob,
+	   hqv_row_fn *yuv_rgb)
 {
 	const struct hqv_semi_rgb *k = a->k;
 	int16_t dcb[2 * SEMI_RGB_SITES + 2], dcr[2 * SEMI_RGB_SITES + 2];
@@ -566,9 +568,21 @@ static size_t semi_rgb4_c(const struct hqv_row_args *a, size_t n)
 		ds.in[1] = a->in[2] + 2 * x;
 		semi_ds_c(&ds, m + (x + m < n));
 		rgb.in[0] = a->in[0] + 2 * x;
-		rgb.out[0] = a->out[0] + 8 * x;
-		yuv_rgb4_c(&rgb, 2 * m);
+		rgb.out[0] = a->out[0] + 2 * ob * x;
+		yuv_rgb(&rgb, 2 * m);
 	}
+}
+
+static size_t semi_rgb3_c(const struct hqv_row_args *a, size_t n)
+{
+	semi_rgb_c(a, n, 3, yuv_rgb3_c);
+	return n;
+}
+ROW_OP(semi_rgb3, STEPS(2, 2, 2), STEPS(6));
+
+static size_t semi_rgb4_c(const struct hqv_row_args *a, size_t n)
+{
+	semi_rgb_c(a, n, 4, yuv_rgb4_c);
 	return n;
 }
 ROW_OP(semi_rgb4, STEPS(2, 2, 2), STEPS(8));
@@ -801,7 +815,7 @@ const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_yuv_rgb3, &hqv_row_yuv_rgb4,
 	&hqv_row_split3, &hqv_row_split4,
 	&hqv_row_packed_ds, &hqv_row_packed_rgb4, &hqv_row_semi_ds,
-	&hqv_row_semi_rgb4,
+	&hqv_row_semi_rgb3, &hqv_row_semi_rgb4,
 	&hqv_row_down, &hqv_row_down_semi,
 	&hqv_row_vtap1, &hqv_row_vtap3, &hqv_row_vtap4,
 	&hqv_row_htap1,
