@@ -1394,69 +1394,67 @@ size_t ROW(semi_ds)(const struct hqv_row_args *a, size_t n)
  * again, so that no narrower entry is called for the tail. in_order
  * (4-byte pixels) as packed_rgb4's.
  */
-struct semi_rgb_vecs {
-	struct color_vecs cv;
-	vec m[4][4], pick, extra;
-	bool lean, rb;
-};
-
-INLINE void semi_rgb_step(const uint8_t *luma, const uint8_t *pa,
-			  const uint8_t *pb, uint8_t *out,
-			  struct semi_rgb_vecs *sv, const size_t ob,
-			  const bool in_order, const bool last)
-{
-	const bool deal = ob == 4;
-	uint8_t copy[2][VB + 2];
-	vec l = v_load(luma), dl[2], dcb[2], dcr[2], ch[4];
-
-	if (last) {
-		memcpy(copy[0], pa, VB);
-		memcpy(copy[0] + VB, pa + VB - 2, 2);
-		memcpy(copy[1], pb, VB);
-		memcpy(copy[1] + VB, pb + VB - 2, 2);
-		pa = copy[0];
-		pb = copy[1];
-	}
-	semi_step(pa, pb, deal, sv->pick, dcb, dcr);
-	color_d8(deal ? v_deal_bytes(l) : l, &dl[0], &dl[1]);
-	yuv_rgb_codes(&sv->cv, sv->lean, dl, dcb, dcr, ch);
-	ch[3] = sv->extra;
-	if (ob == 4)
-		rgb4_store(out, ch, sv->m, sv->rb, in_order, PX_DEALT);
-	else
-		rgbx_store(out, ch, sv->m, ob, PX_CHUNKS);
-}
-
 INLINE size_t semi_rgb_loop(const struct hqv_row_args *a, size_t n,
 			    const size_t ob, const bool in_order)
 {
 	const struct hqv_semi_rgb *k = a->k;
 	const size_t px = 8 * LANES;
-	const uint8_t *luma = a->in[0], *pa = a->in[1], *pb = a->in[2];
-	uint8_t *out = a->out[0];
-	struct semi_rgb_vecs sv;
+	const bool deal = ob == 4, lean = k->rgb->lean, rb = rgb4_rb(k->rgb);
+	const struct hqv_shuffle *sh = &k->rgb->out;
+	const uint8_t *luma = a->in[0];
+	uint8_t *out = a->out[0], copy[2][VB + 2];
+	struct color_vecs cv;
+	vec m[4][4], pick, extra;
 	size_t x, i, j;
 
 	if (n < px)
 		return 0;
-	color_vecs_init(&sv.cv, &k->rgb->c);
+	color_vecs_init(&cv, &k->rgb->c);
 	if (ob == 4)
-		rgb4_masks(k->rgb, sv.m);
-	else
-		for (j = 0; j < ob; j++)
-			for (i = 0; i < 4; i++)
-				sv.m[j][i] = v_lane(k->rgb->out.mask[j][i]);
-	sv.pick = semi_pick(k->cr_first);
-	sv.extra = v_set1_8(k->rgb->extra);
-	sv.lean = k->rgb->lean;
-	sv.rb = rgb4_rb(k->rgb);
-	for (x = 0; x + px < n; x += px)
-		semi_rgb_step(luma + 2 * x, pa + 2 * x, pb + 2 * x,
-			      out + 2 * ob * x, &sv, ob, in_order, false);
-	x = n - px;
-	semi_rgb_step(luma + 2 * x, pa + 2 * x, pb + 2 * x, out + 2 * ob * x,
-		      &sv, ob, in_order, true);
-	return n;
+		rgb4_masks(k->rgb, m);
+	pick = semi_pick(k->cr_first);
+	extra = v_set1_8(k->rgb->extra);
+	for (x = 0;; x += px) {
+		const uint8_t *pa, *pb;
+		vec l, dl[2], dcb[2], dcr[2], ch[4];
+
+		if (x + px >= n) {
+			x = n - px;
+			for (i = 0; i < 2; i++) {
+				const uint8_t *p = a->in[1 + i] + 2 * x;
+
+				memcpy(copy[i], p, VB);
+				memcpy(copy[i] + VB, p + VB - 2, 2);
+			}
+			pa = copy[0];
+			pb = copy[1];
+		} else {
+			pa = a->in[1] + 2 * x;
+			pb = a->in[2] + 2 * x;
+		}
+		semi_step(pa, pb, deal, pick, dcb, dcr);
+		l = v_load(luma + 2 * x);
+		color_d8(deal ? v_deal_bytes(l) : l, &dl[0], &dl[1]);
+		yuv_rgb_codes(&cv, lean, dl, dcb, dcr, ch);
+		ch[3] = extra;
+		if (ob == 4) {
+			rgb4_store(out + 8 * x, ch, m, rb, in_order, PX_DEALT);
+		} else {
+			/*
+			 * 3-byte pixels' 12 masks loaded a step at a time:
+			 * held, they took the kernel's AVX2 frame (GCC 12)
+			 * past its 2048 bytes.
+			 */
+			vec m3[4][4];
+
+			for (j = 0; j < ob; j++)
+				for (i = 0; i < 4; i++)
+					m3[j][i] = v_lane(sh->mask[j][i]);
+			rgbx_store(out + 2 * ob * x, ch, m3, ob, PX_CHUNKS);
+		}
+		if (x + px == n)
+			return n;
+	}
 }
 
 static __attribute__((__noinline__)) size_t
