@@ -543,13 +543,12 @@ ROW_OP(semi_ds, STEPS(2, 2), STEPS(4, 4));
 #define SEMI_RGB_SITES	32
 
 /*
- * The definition itself: semi_ds then yuv_rgb3 or yuv_rgb4 (rgb), a few
+ * The definition itself: semi_ds then yuv_rgb3 or yuv_rgb4, a few
  * sites at a time, each run of semi_ds given the site after its last
  * (the next run's first) as its neighbour, but for the row's last.
  */
 static inline __attribute__((always_inline)) void
-semi_rgb_c(const struct hqv_row_args *a, size_t n, const size_t ob,
-	   hqv_row_fn *yuv_rgb)
+semi_rgb_c(const struct hqv_row_args *a, size_t n, const size_t ob)
 {
 	const struct hqv_semi_rgb *k = a->k;
 	int16_t dcb[2 * SEMI_RGB_SITES + 2], dcr[2 * SEMI_RGB_SITES + 2];
@@ -569,20 +568,20 @@ semi_rgb_c(const struct hqv_row_args *a, size_t n, const size_t ob,
 		semi_ds_c(&ds, m + (x + m < n));
 		rgb.in[0] = a->in[0] + 2 * x;
 		rgb.out[0] = a->out[0] + 2 * ob * x;
-		yuv_rgb(&rgb, 2 * m);
+		yuv_rgb_c(&rgb, 2 * m, ob);
 	}
 }
 
 static size_t semi_rgb3_c(const struct hqv_row_args *a, size_t n)
 {
-	semi_rgb_c(a, n, 3, yuv_rgb3_c);
+	semi_rgb_c(a, n, 3);
 	return n;
 }
 ROW_OP(semi_rgb3, STEPS(2, 2, 2), STEPS(6));
 
 static size_t semi_rgb4_c(const struct hqv_row_args *a, size_t n)
 {
-	semi_rgb_c(a, n, 4, yuv_rgb4_c);
+	semi_rgb_c(a, n, 4);
 	return n;
 }
 ROW_OP(semi_rgb4, STEPS(2, 2, 2), STEPS(8));
