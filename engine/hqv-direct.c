@@ -595,26 +595,42 @@ bool hqv_yuv_rgb_prepare(const struct hqv_job *job, struct hqv_yuv_rgb *k)
 }
 
 /*
- * Row y of a packed 4:2:2 source of whole groups straight to 4-byte
- * pixels (packed_rgb4: hqv_yuv_ds()'s packed_ds and yuv_rgb4 in one
- * pass, the chroma never stored); false for other sources.
+ * Row y of a packed 4:2:2 or semi-planar source subsampled across, of
+ * whole groups, straight to bpp-byte pixels (packed_rgb4, semi_rgb3,
+ * semi_rgb4: hqv_yuv_ds()'s packed_ds or semi_ds and yuv_rgb3 or
+ * yuv_rgb4 in one pass, the chroma never stored); false for other
+ * sources, and packed ones to 3-byte pixels.
  */
-static bool packed_to_rgb4(const struct hqv_job *job, uint32_t y,
-			   const struct hqv_yuv_rgb *k)
+static bool yuv_to_rgb_fused(const struct hqv_job *job, uint32_t y,
+			     const struct hqv_yuv_rgb *k, const size_t bpp)
 {
 	struct hqv_yuv_row row;
 	struct hqv_packed_rgb pk = { .rgb = k };
-	struct hqv_row_args a = { .k = &pk };
+	struct hqv_semi_rgb sk = { .rgb = k };
+	struct hqv_row_args a = { .out = { hqv_row(&job->dst, 0, y) } };
 
 	if (job->src.fmt->hsub != 2 || job->src.width % 2)
 		return false;
 	hqv_yuv_row_init(&row, job, &job->src, y);
-	pk.ds = row.c_step == 4 && row.c_count ?
+	if (!row.c_count)
+		return false;
+	if (row.c_step == 2) {
+		/* The pairs' first bytes, as hqv_yuv_ds() gives semi_ds. */
+		sk.cr_first = row.cr[0] < row.cb[0];
+		a.in[0] = row.y;
+		a.in[1] = sk.cr_first ? row.cr[0] : row.cb[0];
+		a.in[2] = sk.cr_first ? row.cr[1] : row.cb[1];
+		a.k = &sk;
+		hqv_job_row(job, bpp == 3 ? &hqv_row_semi_rgb3 :
+			    &hqv_row_semi_rgb4, &a, row.c_count);
+		return true;
+	}
+	pk.ds = row.c_step == 4 && bpp == 4 ?
 		hqv_packed_ds_k(job->src.fmt->order) : NULL;
 	if (!pk.ds)
 		return false;
 	a.in[0] = row.y - job->src.fmt->order[0];
-	a.out[0] = hqv_row(&job->dst, 0, y);
+	a.k = &pk;
 	hqv_job_row(job, &hqv_row_packed_rgb4, &a, row.c_count);
 	return true;
 }
@@ -656,7 +672,7 @@ yuv_to_rgb_rows(const struct hqv_job *job, struct hqv_band *band, uint32_t y,
 		const uint8_t *luma;
 
 		if (!HQV_SCALAR_ROWS && job->plan.isa != HQV_ISA_C &&
-		    bpp == 4 && packed_to_rgb4(job, y + r, k))
+		    yuv_to_rgb_fused(job, y + r, k, bpp))
 			continue;
 		hqv_yuv_ds(job, y + r, lbuf, u, dcb, dcr, &luma);
 		if (!HQV_SCALAR_ROWS && job->plan.isa != HQV_ISA_C) {

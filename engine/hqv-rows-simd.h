@@ -1114,6 +1114,45 @@ ROW_ENTRY(split, split_rows, 4)
 #endif
 
 /*
+ * 4-byte pixels' bytes are R, G, B, extra or B, G, R, extra (in order):
+ * the channels interleaved in that order (R and B swapped) need no
+ * shuffle, others one a vector, vector j from vector j (rgb4_masks()).
+ */
+INLINE bool rgb4_in_order(const struct hqv_yuv_rgb *k)
+{
+	return k->out.map[1] == 1 && k->out.map[3] == 3;
+}
+
+INLINE void rgb4_masks(const struct hqv_yuv_rgb *k, vec m[4][4])
+{
+	size_t j;
+
+	for (j = 0; j < 4; j++)
+		m[j][j] = v_lane(k->out.mask[0][0]);
+}
+
+/* In order, R and B swapped. */
+INLINE bool rgb4_rb(const struct hqv_yuv_rgb *k)
+{
+	return k->out.map[0] == 2;
+}
+
+/* R, G, B and extra codes (ch) stored as rgbx_store() does. */
+INLINE void rgb4_store(uint8_t *out, vec ch[4], vec m[4][4],
+		       const bool rb, const bool in_order,
+		       const enum px_layout layout)
+{
+	vec r;
+
+	if (in_order && rb) {
+		r = ch[0];
+		ch[0] = ch[2];
+		ch[2] = r;
+	}
+	rgbx_store(out, ch, in_order ? NULL : m, 4, layout);
+}
+
+/*
  * Packed 4:2:2 to d: a step loads two vectors plainly, a and b, and the
  * next groups' samples from the two one group on (na, nb), which the row
  * must have: the row's last group is the C entry's. Lane l makes 8 groups
@@ -1191,9 +1230,7 @@ INLINE void packed_half(vec s, vec ns, vec ly, vec uv, vec *dl, vec *dcb,
  * Whole steps; where the row ends with one, its last group's chroma is
  * that of a copy of the step with the group repeated after it (which is
  * what packed_ds gives the row's last group), so that a row of whole
- * steps leaves nothing to the narrower entries. In order: the pixel's
- * bytes are R, G, B, extra or B, G, R, extra (rb), the channels
- * interleaved in that order with no shuffle.
+ * steps leaves nothing to the narrower entries. in_order: rgb4_in_order().
  */
 INLINE size_t packed_rgb4_loop(const struct hqv_row_args *a, size_t n,
 			       const bool in_order)
@@ -1204,11 +1241,11 @@ INLINE size_t packed_rgb4_loop(const struct hqv_row_args *a, size_t n,
 	const uint8_t *in = a->in[0];
 	uint8_t *out = a->out[0];
 	const vec flip = v_set1_8(0x80), extra = v_set1_8(k->rgb->extra);
-	const bool lean = k->rgb->lean, rb = k->rgb->out.map[0] == 2;
+	const bool lean = k->rgb->lean, rb = rgb4_rb(k->rgb);
 	uint8_t lym[16], uvm[16], last[2 * VB + 4];
 	struct color_vecs cv;
 	vec ly, uv, m[4][4];
-	size_t x, j, t;
+	size_t x, t;
 
 	for (t = 0; t < 8; t++) {
 		lym[2 * t] = uvm[2 * t] = 0x80;
@@ -1218,12 +1255,10 @@ INLINE size_t packed_rgb4_loop(const struct hqv_row_args *a, size_t n,
 	ly = v_lane(lym);
 	uv = v_lane(uvm);
 	color_vecs_init(&cv, &k->rgb->c);
-	/* 4-byte pixels to 4-byte: vector j from vector j, one mask for all. */
-	for (j = 0; j < 4; j++)
-		m[j][j] = v_lane(k->rgb->out.mask[0][0]);
+	rgb4_masks(k->rgb, m);
 	for (x = 0; x + px <= n; x += px) {
 		const uint8_t *p = in + 4 * x;
-		vec dl[2], dcb[2], dcr[2], ch[4], r;
+		vec dl[2], dcb[2], dcr[2], ch[4];
 		unsigned int h;
 
 		if (x + px == n) {
@@ -1237,12 +1272,7 @@ INLINE size_t packed_rgb4_loop(const struct hqv_row_args *a, size_t n,
 				    &dl[h], &dcb[h], &dcr[h]);
 		yuv_rgb_codes(&cv, lean, dl, dcb, dcr, ch);
 		ch[3] = extra;
-		if (in_order && rb) {
-			r = ch[0];
-			ch[0] = ch[2];
-			ch[2] = r;
-		}
-		rgbx_store(out + 8 * x, ch, in_order ? NULL : m, 4, PX_HALVES);
+		rgb4_store(out + 8 * x, ch, m, rb, in_order, PX_HALVES);
 	}
 	return x;
 }
@@ -1263,9 +1293,8 @@ packed_rgb4_shuffled(const struct hqv_row_args *a, size_t n)
 size_t ROW(packed_rgb4)(const struct hqv_row_args *a, size_t n)
 {
 	const struct hqv_packed_rgb *k = a->k;
-	const uint8_t *map = k->rgb->out.map;
 
-	if (map[1] == 1 && map[3] == 3)
+	if (rgb4_in_order(k->rgb))
 		return packed_rgb4_in_order(a, n);
 	return packed_rgb4_shuffled(a, n);
 }
@@ -1275,12 +1304,22 @@ size_t ROW(packed_rgb4)(const struct hqv_row_args *a, size_t n)
  * channel) from 16 bytes of each row, and the next site's from the 16
  * bytes one site on, which the row must have: its last site is the C
  * entry's. Sums and d are 16-bit (u at most 1020, 32 u at most 32640).
+ * Dealt (semi_rgb4): each row's bytes dealt out as 4-byte pixels are
+ * (v_deal_bytes()), a 32-bit element being the two sites of a group of 4
+ * pixels, and the next sites' the same, so that a lane's d are those of
+ * the groups its lumas hold.
  */
-INLINE void semi_u(const uint8_t *pa, const uint8_t *pb, vec *lo, vec *hi)
+INLINE void semi_u(const uint8_t *pa, const uint8_t *pb, const bool deal,
+		   vec *lo, vec *hi)
 {
-	vec a = v_loadl(pa, 16), b = v_loadl(pb, 16);
-	vec al = v_lo8(a, v_zero()), ah = v_hi8(a, v_zero());
+	vec a = v_load(pa), b = v_load(pb), al, ah;
 
+	if (deal) {
+		a = v_deal_bytes(a);
+		b = v_deal_bytes(b);
+	}
+	al = v_lo8(a, v_zero());
+	ah = v_hi8(a, v_zero());
 	*lo = v_add16(v_add16(v_slli16(al, 1), al), v_lo8(b, v_zero()));
 	*hi = v_add16(v_add16(v_slli16(ah, 1), ah), v_hi8(b, v_zero()));
 }
@@ -1295,31 +1334,153 @@ INLINE void semi_split(vec e, vec o, vec pick, vec *c0, vec *c1)
 	*c1 = v_hi64(p, q);
 }
 
+/*
+ * The halves of a step's d from the sites at pa and pb: c0 of the first
+ * bytes, c1 of the second, or the other way round with pick swapped
+ * (semi_pick()).
+ */
+INLINE void semi_step(const uint8_t *pa, const uint8_t *pb, const bool deal,
+		      vec pick, vec c0[2], vec c1[2])
+{
+	const vec z = v_set1_16(256 << HQV_FRAC_BITS);
+	vec u[2], un[2];
+	unsigned int h;
+
+	semi_u(pa, pb, deal, &u[0], &u[1]);
+	semi_u(pa + 2, pb + 2, deal, &un[0], &un[1]);
+	for (h = 0; h < 2; h++) {
+		vec e = v_sub16(v_slli16(u[h], 5), z);
+		vec o = v_sub16(v_slli16(v_add16(u[h], un[h]), 4), z);
+
+		semi_split(e, o, pick, &c0[h], &c1[h]);
+	}
+}
+
+/* semi_split()'s shuffle; swap: the second bytes' pixels into *c0. */
+INLINE vec semi_pick(const bool swap)
+{
+	static const uint8_t order[2][16] = {
+		{ 0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15 },
+		{ 4, 5, 6, 7, 12, 13, 14, 15, 0, 1, 2, 3, 8, 9, 10, 11 },
+	};
+
+	return v_lane(order[swap]);
+}
+
 size_t ROW(semi_ds)(const struct hqv_row_args *a, size_t n)
 {
-	static const uint8_t order[16] = { 0, 1, 2, 3, 8, 9, 10, 11,
-					   4, 5, 6, 7, 12, 13, 14, 15 };
 	const size_t px = 8 * LANES;
-	const vec pick = v_lane(order), z = v_set1_16(256 << HQV_FRAC_BITS);
+	const vec pick = semi_pick(false);
 	size_t x;
 
 	for (x = 0; x + px < n; x += px) {
-		const uint8_t *pa = a->in[0] + 2 * x, *pb = a->in[1] + 2 * x;
-		vec u[2], un[2], c0[2], c1[2];
-		unsigned int h;
+		vec c0[2], c1[2];
 
-		semi_u(pa, pb, &u[0], &u[1]);
-		semi_u(pa + 2, pb + 2, &un[0], &un[1]);
-		for (h = 0; h < 2; h++) {
-			vec e = v_sub16(v_slli16(u[h], 5), z);
-			vec o = v_sub16(v_slli16(v_add16(u[h], un[h]), 4), z);
-
-			semi_split(e, o, pick, &c0[h], &c1[h]);
-		}
+		semi_step(a->in[0] + 2 * x, a->in[1] + 2 * x, false, pick, c0,
+			  c1);
 		v_store_halves(a->out[0] + 4 * x, c0[0], c0[1]);
 		v_store_halves(a->out[1] + 4 * x, c1[0], c1[1]);
 	}
 	return x;
+}
+
+/*
+ * Semi-planar straight to R'G'B' pixels: a step is semi_ds's 8 LANES
+ * sites and their lumas (16 LANES bytes); for 4-byte pixels both are
+ * dealt out, so that rgbx_store() stores plainly. The step that ends the
+ * row takes its chroma from a copy with the last site repeated after it
+ * (its next, as semi_ds gives it); a row that is not whole steps ends
+ * with one more step over pixels already written, whose bytes it writes
+ * again, so that no narrower entry is called for the tail. in_order
+ * (4-byte pixels) as packed_rgb4's.
+ */
+INLINE size_t semi_rgb_loop(const struct hqv_row_args *a, size_t n,
+			    const size_t ob, const bool in_order)
+{
+	const struct hqv_semi_rgb *k = a->k;
+	const size_t px = 8 * LANES;
+	const bool deal = ob == 4, lean = k->rgb->lean, rb = rgb4_rb(k->rgb);
+	const struct hqv_shuffle *sh = &k->rgb->out;
+	const uint8_t *luma = a->in[0];
+	uint8_t *out = a->out[0], copy[2][VB + 2];
+	struct color_vecs cv;
+	vec m[4][4], pick, extra;
+	size_t x, i, j;
+
+	if (n < px)
+		return 0;
+	color_vecs_init(&cv, &k->rgb->c);
+	if (ob == 4)
+		rgb4_masks(k->rgb, m);
+	pick = semi_pick(k->cr_first);
+	extra = v_set1_8(k->rgb->extra);
+	for (x = 0;; x += px) {
+		const uint8_t *pa, *pb;
+		vec l, dl[2], dcb[2], dcr[2], ch[4];
+
+		if (x + px >= n) {
+			x = n - px;
+			for (i = 0; i < 2; i++) {
+				const uint8_t *p = a->in[1 + i] + 2 * x;
+
+				memcpy(copy[i], p, VB);
+				memcpy(copy[i] + VB, p + VB - 2, 2);
+			}
+			pa = copy[0];
+			pb = copy[1];
+		} else {
+			pa = a->in[1] + 2 * x;
+			pb = a->in[2] + 2 * x;
+		}
+		semi_step(pa, pb, deal, pick, dcb, dcr);
+		l = v_load(luma + 2 * x);
+		color_d8(deal ? v_deal_bytes(l) : l, &dl[0], &dl[1]);
+		yuv_rgb_codes(&cv, lean, dl, dcb, dcr, ch);
+		ch[3] = extra;
+		if (ob == 4) {
+			rgb4_store(out + 8 * x, ch, m, rb, in_order, PX_DEALT);
+		} else {
+			/*
+			 * 3-byte pixels' 12 masks loaded a step at a time:
+			 * held, they took the kernel's AVX2 frame (GCC 12)
+			 * past its 2048 bytes.
+			 */
+			vec m3[4][4];
+
+			for (j = 0; j < ob; j++)
+				for (i = 0; i < 4; i++)
+					m3[j][i] = v_lane(sh->mask[j][i]);
+			rgbx_store(out + 2 * ob * x, ch, m3, ob, PX_CHUNKS);
+		}
+		if (x + px == n)
+			return n;
+	}
+}
+
+static __attribute__((__noinline__)) size_t
+semi_rgb4_in_order(const struct hqv_row_args *a, size_t n)
+{
+	return semi_rgb_loop(a, n, 4, true);
+}
+
+static __attribute__((__noinline__)) size_t
+semi_rgb4_shuffled(const struct hqv_row_args *a, size_t n)
+{
+	return semi_rgb_loop(a, n, 4, false);
+}
+
+size_t ROW(semi_rgb4)(const struct hqv_row_args *a, size_t n)
+{
+	const struct hqv_semi_rgb *k = a->k;
+
+	if (rgb4_in_order(k->rgb))
+		return semi_rgb4_in_order(a, n);
+	return semi_rgb4_shuffled(a, n);
+}
+
+size_t ROW(semi_rgb3)(const struct hqv_row_args *a, size_t n)
+{
+	return semi_rgb_loop(a, n, 3, false);
 }
 
 /*

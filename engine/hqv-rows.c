@@ -539,6 +539,53 @@ static size_t semi_ds_c(const struct hqv_row_args *a, size_t n)
 }
 ROW_OP(semi_ds, STEPS(2, 2), STEPS(4, 4));
 
+/* Sites semi_rgb's C entries take at a time, through semi_ds_c(). */
+#define SEMI_RGB_SITES	32
+
+/*
+ * The definition itself: semi_ds then yuv_rgb3 or yuv_rgb4, a few
+ * sites at a time, each run of semi_ds given the site after its last
+ * (the next run's first) as its neighbour, but for the row's last.
+ */
+static inline __attribute__((always_inline)) void
+semi_rgb_c(const struct hqv_row_args *a, size_t n, const size_t ob)
+{
+	const struct hqv_semi_rgb *k = a->k;
+	int16_t dcb[2 * SEMI_RGB_SITES + 2], dcr[2 * SEMI_RGB_SITES + 2];
+	uint8_t *first = (uint8_t *)(k->cr_first ? dcr : dcb);
+	uint8_t *second = (uint8_t *)(k->cr_first ? dcb : dcr);
+	struct hqv_row_args ds = { .out = { first, second } };
+	struct hqv_row_args rgb = {
+		.in = { NULL, (const uint8_t *)dcb, (const uint8_t *)dcr },
+		.k = k->rgb,
+	};
+	size_t x, m;
+
+	for (x = 0; x < n; x += m) {
+		m = n - x < SEMI_RGB_SITES ? n - x : SEMI_RGB_SITES;
+		ds.in[0] = a->in[1] + 2 * x;
+		ds.in[1] = a->in[2] + 2 * x;
+		semi_ds_c(&ds, m + (x + m < n));
+		rgb.in[0] = a->in[0] + 2 * x;
+		rgb.out[0] = a->out[0] + 2 * ob * x;
+		yuv_rgb_c(&rgb, 2 * m, ob);
+	}
+}
+
+static size_t semi_rgb3_c(const struct hqv_row_args *a, size_t n)
+{
+	semi_rgb_c(a, n, 3);
+	return n;
+}
+ROW_OP(semi_rgb3, STEPS(2, 2, 2), STEPS(6));
+
+static size_t semi_rgb4_c(const struct hqv_row_args *a, size_t n)
+{
+	semi_rgb_c(a, n, 4);
+	return n;
+}
+ROW_OP(semi_rgb4, STEPS(2, 2, 2), STEPS(8));
+
 /* Code x of in[c]'s samples s (hqv-rows.h, struct hqv_down). */
 static uint8_t down_code(const struct hqv_row_args *a, unsigned int c,
 			 size_t x)
@@ -767,6 +814,7 @@ const struct hqv_row_op *const hqv_row_ops[] = {
 	&hqv_row_yuv_rgb3, &hqv_row_yuv_rgb4,
 	&hqv_row_split3, &hqv_row_split4,
 	&hqv_row_packed_ds, &hqv_row_packed_rgb4, &hqv_row_semi_ds,
+	&hqv_row_semi_rgb3, &hqv_row_semi_rgb4,
 	&hqv_row_down, &hqv_row_down_semi,
 	&hqv_row_vtap1, &hqv_row_vtap3, &hqv_row_vtap4,
 	&hqv_row_htap1,

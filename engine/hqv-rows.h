@@ -239,6 +239,20 @@ extern const struct hqv_row_op hqv_row_packed_rgb4;
 extern const struct hqv_row_op hqv_row_semi_ds;
 
 /*
+ * A semi-planar row (subsampled across) straight to 24- or 32-bit R'G'B'
+ * pixels: semi_ds, then yuv_rgb3 or yuv_rgb4 of its outputs, the chroma
+ * inputs kept in registers as packed_rgb4's are. A unit is a chroma
+ * site, two pixels: in[0] their lumas (2 bytes a unit), in[1] and in[2]
+ * semi_ds's in[0] and in[1], out[0] 6 or 8 bytes a unit; the row's last
+ * site, as semi_ds's, is its own next. Named by output bytes per pixel.
+ */
+struct hqv_semi_rgb {
+	const struct hqv_yuv_rgb *rgb;		/* of the output's pixels */
+	bool cr_first;		/* a site's first byte is Cr (NV21, NV61) */
+};
+extern const struct hqv_row_op hqv_row_semi_rgb3, hqv_row_semi_rgb4;
+
+/*
  * Chroma codes from eighths, subsampled across by [1 2 1] / 4 with one
  * rounding (hqv-direct.c, chroma_down()): a unit is a code, out[c][j] of
  * in[c]'s uint16_t samples s[2 j], s[2 j + 1] and s[2 j + 2] for c 0 and
@@ -370,8 +384,9 @@ extern const struct hqv_row_op hqv_row_area1, hqv_row_area3, hqv_row_area4;
 		hqv_yuv_rgb3_##isa, hqv_yuv_rgb4_##isa,			\
 		hqv_split3_##isa, hqv_split4_##isa,			\
 		hqv_packed_ds_##isa, hqv_packed_rgb4_##isa,		\
-		hqv_semi_ds_##isa, hqv_down_##isa,			\
-		hqv_down_semi_##isa,					\
+		hqv_semi_ds_##isa, hqv_semi_rgb3_##isa,			\
+		hqv_semi_rgb4_##isa,					\
+		hqv_down_##isa, hqv_down_semi_##isa,			\
 		hqv_vtap1_##isa, hqv_vtap3_##isa, hqv_vtap4_##isa,	\
 		hqv_htap1_##isa,					\
 		hqv_area1_##isa, hqv_area3_##isa, hqv_area4_##isa;

@@ -145,6 +145,15 @@ static const void *make_k(const struct hqv_row_op *op, void *k)
 		pk->rgb = random_yuv_rgb(rgb, 4);
 		return k;
 	}
+	if (sscanf(op->name, "semi_rgb%1u", &ob) == 1) {
+		/* Its constants after it, as packed_rgb4's. */
+		struct hqv_semi_rgb *sk = k;
+		struct hqv_yuv_rgb *rgb = (struct hqv_yuv_rgb *)(sk + 1);
+
+		sk->cr_first = rnd() % 2;
+		sk->rgb = random_yuv_rgb(rgb, ob);
+		return k;
+	}
 	if (!strncmp(op->name, "down", 4)) {
 		struct hqv_down *dk = k;
 
