@@ -136,7 +136,12 @@ struct ip_pool {
 	const struct hqv_job *job;
 	size_t scratch_size;
 	uint32_t band_rows, bands;
-	uint32_t next_band;	/* atomic: the next band to take */
+	/*
+	 * atomic: how many bands were taken from the top of the frame (the
+	 * low 32 bits, by the job's thread) and from the bottom (the high
+	 * 32, by the helpers), in one word so that each take sees both.
+	 */
+	uint64_t taken;
 	const bool *aborting;
 	bool aborted;		/* atomic */
 	/* The job's thread found a stop signal pending (pool.c). */

@@ -2,8 +2,8 @@
 /*
  * The in-process device's band pool: a job's frame is split into bands
  * (engine/hqv.h: hqv_band_rows(), hqv_job_threads()) that the thread
- * running the job and the pool's helper threads take, each band by
- * whichever thread is free next, each thread with its own scratch memory;
+ * running the job takes from the top down and the pool's helper threads
+ * from the bottom up (take_band()), each thread with its own scratch memory;
  * a small frame runs on the job's thread alone. Helpers start with the
  * first frame that wants them.
  *
@@ -96,18 +96,42 @@ static int64_t now_ns(void)
 #define STOP_CHECK_NS 1000000
 
 /*
- * Bands of the pool's job until none is left or the job is abandoned;
- * stop: the stop signals, for the job's thread when they interrupt it.
+ * The next band for a thread, or false when none is left: the job's
+ * thread (top) takes them from the top of the frame down, the helpers
+ * from the bottom up. Each thread then walks a run of neighbouring bands,
+ * as it would a static half of the frame: interleaved bands (each taken
+ * by whichever thread is free) made a 1080p RGB24 -> BGR24 frame on two
+ * threads take 4-30% longer than these (0.108 ms against 0.104 on a
+ * quiet spell of a shared 2-core Zen 5 VM, 0.12 against 0.09 on a busy
+ * one), where two static halves take 0.100-0.085; on one thread the
+ * bands themselves cost 5% against a single band.
  */
-static void run_bands(struct ip_pool *pool, void *scratch,
+static bool take_band(struct ip_pool *pool, bool top, uint32_t *band)
+{
+	uint64_t old = __atomic_fetch_add(&pool->taken,
+					  top ? 1 : (uint64_t)1 << 32,
+					  __ATOMIC_RELAXED);
+	uint32_t from_top = (uint32_t)old, from_bottom = (uint32_t)(old >> 32);
+
+	if ((uint64_t)from_top + from_bottom >= pool->bands)
+		return false;
+	*band = top ? from_top : pool->bands - 1 - from_bottom;
+	return true;
+}
+
+/*
+ * Bands of the pool's job until none is left or the job is abandoned;
+ * top: for the job's thread (take_band()); stop: the stop signals, for
+ * the job's thread when they interrupt it.
+ */
+static void run_bands(struct ip_pool *pool, void *scratch, bool top,
 		      const sigset_t *stop)
 {
 	const struct hqv_job *job = pool->job;
 	int64_t look = stop ? now_ns() + STOP_CHECK_NS : 0;
 	uint32_t band;
 
-	while ((band = __atomic_fetch_add(&pool->next_band, 1,
-					  __ATOMIC_RELAXED)) < pool->bands) {
+	while (take_band(pool, top, &band)) {
 		uint32_t y = band * pool->band_rows;
 
 		if (stop && now_ns() >= look) {
@@ -183,7 +207,7 @@ static void *helper(void *arg)
 		pthread_mutex_unlock(&pool->lock);
 		if (ip_reserve(&h->scratch, &h->scratch_size,
 			       pool->scratch_size))
-			run_bands(pool, h->scratch, NULL);
+			run_bands(pool, h->scratch, false, NULL);
 		pthread_mutex_lock(&pool->lock);
 		__atomic_store_n(&pool->busy, pool->busy - 1, __ATOMIC_RELEASE);
 		if (!pool->busy)
@@ -241,7 +265,7 @@ int ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
 	pool->job = job;
 	pool->band_rows = rows;
 	pool->bands = bands;
-	pool->next_band = 0;
+	pool->taken = 0;
 	pool->aborting = aborting;
 	pool->aborted = false;
 	pool->interrupted = false;
@@ -279,7 +303,7 @@ int ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
 	}
 	if (side)
 		side(side_arg);
-	run_bands(pool, *scratch, interruptible ? &stop : NULL);
+	run_bands(pool, *scratch, true, interruptible ? &stop : NULL);
 	if (helpers) {
 		/* Helpers not awake yet would find no band left: not waited for. */
 		pthread_mutex_lock(&pool->lock);
