@@ -132,7 +132,6 @@ struct ip_pool {
 	pthread_cond_t start, done;
 	unsigned int tickets, busy;
 	bool quit;
-	int64_t issued;		/* CLOCK_MONOTONIC ns: the job handed out */
 	/* The job, set before the helpers start on it. */
 	const struct hqv_job *job;
 	size_t scratch_size;

@@ -131,18 +131,8 @@ static void run_bands(struct ip_pool *pool, void *scratch,
  * (about 50 us), as OpenCV's pool does: frames that follow each other
  * then find the helpers awake, and the job's thread sees the last band
  * end without a wake-up, which is a large part of a short job.
- *
- * A helper watches for the next job for WATCH_NS (250 us) instead while
- * jobs come in a stream, that is when its last job came less than that
- * after the end of its bands before. A streaming loop whose caller does
- * its own work between frames outlasts SPIN_NS (Python's
- * process(borrow=True): 60-100 us from one job's end to the next), and
- * a helper asleep joins the frame a wake-up late (15-20 us there),
- * leaving its share to the job's thread. Once the stream stops the
- * helper sleeps after WATCH_NS at most.
  */
 #define SPIN_NS 50000
-#define WATCH_NS 250000
 
 static inline void spin_pause(void)
 {
@@ -154,13 +144,13 @@ static inline void spin_pause(void)
 }
 
 /*
- * Watch *word for ns at most (the clock read every 64 pauses, whose
+ * Watch *word for SPIN_NS at most (the clock read every 64 pauses, whose
  * length varies from CPU to CPU): whether it became nonzero (zero, for
  * want_zero) meanwhile.
  */
-static bool spin_on(const unsigned int *word, bool want_zero, int64_t ns)
+static bool spin_on(const unsigned int *word, bool want_zero)
 {
-	int64_t end = now_ns() + ns;
+	int64_t end = now_ns() + SPIN_NS;
 	unsigned int i;
 
 	for (i = 1;; i++) {
@@ -176,13 +166,12 @@ static void *helper(void *arg)
 {
 	struct ip_helper *h = arg;
 	struct ip_pool *pool = h->pool;
-	int64_t watch = SPIN_NS, ended = 0, gap;
 
 	pthread_mutex_lock(&pool->lock);
 	for (;;) {
 		if (!pool->tickets && !pool->quit) {
 			pthread_mutex_unlock(&pool->lock);
-			spin_on(&pool->tickets, false, watch);
+			spin_on(&pool->tickets, false);
 			pthread_mutex_lock(&pool->lock);
 		}
 		while (!pool->tickets && !pool->quit)
@@ -191,14 +180,10 @@ static void *helper(void *arg)
 			break;
 		__atomic_store_n(&pool->tickets, pool->tickets - 1,
 				 __ATOMIC_RELAXED);
-		/* The next watch: longer while jobs come in a stream. */
-		gap = pool->issued - ended;
-		watch = ended && gap < WATCH_NS ? WATCH_NS : SPIN_NS;
 		pthread_mutex_unlock(&pool->lock);
 		if (ip_reserve(&h->scratch, &h->scratch_size,
 			       pool->scratch_size))
 			run_bands(pool, h->scratch, NULL);
-		ended = now_ns();
 		pthread_mutex_lock(&pool->lock);
 		__atomic_store_n(&pool->busy, pool->busy - 1, __ATOMIC_RELEASE);
 		if (!pool->busy)
@@ -284,7 +269,6 @@ int ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
 		helpers = pool->n_helpers;
 	if (helpers) {
 		pthread_mutex_lock(&pool->lock);
-		pool->issued = now_ns();
 		__atomic_store_n(&pool->busy, helpers, __ATOMIC_RELAXED);
 		__atomic_store_n(&pool->tickets, helpers, __ATOMIC_RELEASE);
 		if (helpers == 1)
@@ -304,7 +288,7 @@ int ip_pool_run(struct ip_pool *pool, const struct hqv_job *job,
 		__atomic_store_n(&pool->tickets, 0, __ATOMIC_RELAXED);
 		if (pool->busy) {
 			pthread_mutex_unlock(&pool->lock);
-			spin_on(&pool->busy, true, SPIN_NS);
+			spin_on(&pool->busy, true);
 			pthread_mutex_lock(&pool->lock);
 		}
 		while (pool->busy)
