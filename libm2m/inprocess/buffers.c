@@ -399,7 +399,9 @@ static bool memory_allows(uintptr_t addr, size_t len, bool write)
  * them with it) and the job reads and writes in the caller's own wait:
  * it is not looked up in /proc/self/maps, which costs 20 us to over a
  * millisecond in a process with many mappings (Python with OpenCV: 2000)
- * and was most of what switching between two jobs cost.
+ * and was most of what switching between two jobs cost. Nor is OUTPUT
+ * memory promised mapped while queued (M2M_OPEN_USERPTR_MAPPED), which
+ * the job reads in place as memcpy() would.
  */
 static int userptr_get(struct ip_plane *pl, const struct v4l2_plane *vp,
 		       bool capture, bool held)
@@ -578,7 +580,13 @@ int ip_qbuf(struct ip_ctx *ctx, struct v4l2_buffer *b)
 		if (ret)
 			return ret;
 	}
-	ret = memory_get(q, buf, b, ctx->held);
+	/*
+	 * OUTPUT memory promised mapped while queued is the application's,
+	 * as held memory is: it is not looked up either (below; for
+	 * Python's process(borrow=True) the lookup was 35-50 us a frame).
+	 */
+	ret = memory_get(q, buf, b, ctx->held ||
+			 (ctx->userptr_mapped && queue == VHQV_SRC));
 	if (ret)
 		return ret;
 	for (p = 0; p < buf->num_planes && queue == VHQV_SRC; p++) {
