@@ -392,6 +392,13 @@ static bool memory_allows(uintptr_t addr, size_t len, bool write)
 	return want >= end;
 }
 
+/* How much of the application's USERPTR memory QBUF checks (userptr_get()). */
+enum memory_check {
+	CHECK_ACCESS,	/* mapped with the access the job needs */
+	CHECK_PRESENT,	/* mapped: OUTPUT memory promised mapped */
+	CHECK_NONE,	/* m2m_convert()'s, queued under hold */
+};
+
 /*
  * USERPTR: vb2 could not pin memory the job may not use (EFAULT). Memory
  * queued under hold is m2m_convert()'s src and dst, which its caller
@@ -399,19 +406,26 @@ static bool memory_allows(uintptr_t addr, size_t len, bool write)
  * them with it) and the job reads and writes in the caller's own wait:
  * it is not looked up in /proc/self/maps, which costs 20 us to over a
  * millisecond in a process with many mappings (Python with OpenCV: 2000)
- * and was most of what switching between two jobs cost. Nor is OUTPUT
- * memory promised mapped while queued (M2M_OPEN_USERPTR_MAPPED), which
- * the job reads in place as memcpy() would.
+ * and was most of what switching between two jobs cost. OUTPUT memory
+ * promised mapped while queued (M2M_OPEN_USERPTR_MAPPED), which the job
+ * reads in place as memcpy() would, is only checked to be mapped
+ * (msync(), about 3 us for a 1080p frame, where the maps took 35-50 us
+ * for Python's process(borrow=True)): a pointer to nothing is still
+ * EFAULT, and memory mapped without read access is the application's
+ * broken promise.
  */
 static int userptr_get(struct ip_plane *pl, const struct v4l2_plane *vp,
-		       bool capture, bool held)
+		       bool capture, enum memory_check check)
 {
 	/* vb2 keeps what it pinned while the pointer and length stay. */
 	if (pl->userptr && pl->userptr == vp->m.userptr &&
 	    pl->length == vp->length)
 		return 0;
 	if (!vp->m.userptr ||
-	    (!held && !memory_allows(vp->m.userptr, vp->length, capture)))
+	    (check == CHECK_ACCESS &&
+	     !memory_allows(vp->m.userptr, vp->length, capture)) ||
+	    (check == CHECK_PRESENT &&
+	     !pages_present(vp->m.userptr, vp->length)))
 		return -EFAULT;
 	pl->userptr = vp->m.userptr;
 	pl->addr = (uint8_t *)vp->m.userptr;
@@ -508,7 +522,7 @@ static int verify_output(const struct ip_queue *q, const struct ip_buffer *buf,
 
 /* The application's memory for each plane (USERPTR, DMABUF). */
 static int memory_get(struct ip_queue *q, struct ip_buffer *buf,
-		      const struct v4l2_buffer *b, bool held)
+		      const struct v4l2_buffer *b, enum memory_check check)
 {
 	bool capture = ip_queue_of(q->type) == VHQV_DST;
 	unsigned int p;
@@ -521,7 +535,7 @@ static int memory_get(struct ip_queue *q, struct ip_buffer *buf,
 
 		if (q->memory == V4L2_MEMORY_USERPTR)
 			ret = vp->length < min_length ? -EINVAL :
-			      userptr_get(&buf->planes[p], vp, capture, held);
+			      userptr_get(&buf->planes[p], vp, capture, check);
 		else if (q->memory == V4L2_MEMORY_DMABUF)
 			ret = dmabuf_get(&buf->planes[p], vp, min_length,
 					 capture);
@@ -580,13 +594,10 @@ int ip_qbuf(struct ip_ctx *ctx, struct v4l2_buffer *b)
 		if (ret)
 			return ret;
 	}
-	/*
-	 * OUTPUT memory promised mapped while queued is the application's,
-	 * as held memory is: it is not looked up either (below; for
-	 * Python's process(borrow=True) the lookup was 35-50 us a frame).
-	 */
-	ret = memory_get(q, buf, b, ctx->held ||
-			 (ctx->userptr_mapped && queue == VHQV_SRC));
+	ret = memory_get(q, buf, b,
+			 ctx->held ? CHECK_NONE :
+			 ctx->userptr_mapped && queue == VHQV_SRC ?
+			 CHECK_PRESENT : CHECK_ACCESS);
 	if (ret)
 		return ret;
 	for (p = 0; p < buf->num_planes && queue == VHQV_SRC; p++) {

@@ -844,6 +844,29 @@ Test(device, userptr_memory_kept_mapped_is_used_in_place)
 }
 
 /*
+ * Under the promise OUTPUT memory is not looked up in /proc/self/maps at
+ * QBUF (buffers.c, userptr_get()), but a pointer to nothing is still
+ * refused with EFAULT: the first address past a 4-level user space, which
+ * nothing (ASan's and TSan's shadows included) maps there.
+ */
+Test(device, userptr_output_promised_mapped_still_refuses_nothing)
+{
+	int fd = dev_open(O_NONBLOCK);
+	uint8_t *in = aligned_alloc(4096, 2 * 4096);
+
+	cr_assert(in);
+	set_fmt(fd, OUT, V4L2_PIX_FMT_YUYV);
+	set_fmt(fd, CAP, V4L2_PIX_FMT_UYVY);
+	reqbufs(fd, OUT, V4L2_MEMORY_USERPTR, 1);
+	cr_assert_eq(t->userptr_mapped(fd), 0);
+	cr_assert_eq(qbuf_memory(fd, OUT, V4L2_MEMORY_USERPTR,
+				 (void *)(1ul << 47), -1), EFAULT);
+	cr_assert_eq(qbuf_memory(fd, OUT, V4L2_MEMORY_USERPTR, in, -1), 0);
+	t->close(fd);
+	free(in);
+}
+
+/*
  * A USERPTR CAPTURE frame with padded lines: the job, which works on a
  * copy of the memory (userptr.c), leaves the padding as the application
  * had it, as the engine does in place.
