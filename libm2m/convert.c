@@ -114,7 +114,8 @@ static int convert(struct m2m_device *dev, void *dst, size_t dst_size,
 	}
 	/* The in-process device: this thread runs the job as it waits. */
 	if (in_place(dev))
-		dev->tp->hold(dev->fd, true);
+		dev->tp->hold(dev->fd, M2M_TP_HOLD_JOBS |
+				     M2M_TP_HOLD_MEMORY, true);
 	ret = m2m_queue_buffer_locked(dev, in);
 	if (ret == 0)
 		ret = m2m_queue_buffer_locked(dev, out);
@@ -129,7 +130,8 @@ static int convert(struct m2m_device *dev, void *dst, size_t dst_size,
 						CONVERT_TIMEOUT_MS,
 						M2M_WAIT_LOCKED);
 	if (in_place(dev))
-		dev->tp->hold(dev->fd, false);
+		dev->tp->hold(dev->fd, M2M_TP_HOLD_JOBS |
+				     M2M_TP_HOLD_MEMORY, false);
 	if (ret < 0) {
 		/* Freeing stops streaming, which returns what the device
 		 * still holds; the next call starts afresh. */

@@ -462,6 +462,24 @@ int m2m_get_fd(struct m2m_device *dev)
 	return m2m_leave(dev, fd);
 }
 
+int m2m_hold_jobs(struct m2m_device *dev, int hold)
+{
+	int ret = 0;
+
+	M2M_ENTER(dev);
+	if (!hold && !dev->jobs_held)
+		return m2m_leave(dev, m2m_error(EINVAL, "m2m_hold_jobs on %s: "
+						"nothing is held",
+						dev->info.path));
+	if (dev->tp->hold && dev->tp->hold(dev->fd, M2M_TP_HOLD_JOBS,
+					   hold != 0) < 0)
+		ret = m2m_error(errno, "m2m_hold_jobs on %s: %s",
+				dev->info.path, strerror(errno));
+	else
+		dev->jobs_held += hold ? 1 : -1;
+	return m2m_leave(dev, ret);
+}
+
 /* What poll() bits mean, in enum m2m_ready. */
 static unsigned int ready_from_poll(int revents)
 {

@@ -58,6 +58,8 @@ struct m2m_device {
 	/* The controls, read once at open (control classes left out). */
 	struct m2m_control_info *controls;
 	unsigned int num_controls;
+	/* m2m_hold_jobs()'s holds, which the transport counts too. */
+	unsigned int jobs_held;
 };
 
 /*

@@ -27,6 +27,12 @@
 
 #include <m2m/m2m.h>
 
+/* What a transport's hold holds (below). */
+enum m2m_tp_hold {
+	M2M_TP_HOLD_JOBS = 1 << 0,
+	M2M_TP_HOLD_MEMORY = 1 << 1,
+};
+
 struct m2m_transport {
 	const char *name;
 	int (*open)(const char *path, int flags);
@@ -67,19 +73,22 @@ struct m2m_transport {
 	 * threads: the threads the device's frames are split across (0: one
 	 * per online CPU), from its next job on; a job running ends first.
 	 *
-	 * hold: the caller is about to queue buffers and wait for their job
-	 * (hold true), or is done (false): the device leaves the job to the
-	 * caller's wait rather than to a thread of its own, and uses USERPTR
-	 * memory where it is, which the caller keeps valid until it is done.
-	 * m2m_convert() hands a transport with hold the caller's memory in
-	 * place (USERPTR) instead of copying it through MMAP buffers.
+	 * hold: what (enum m2m_tp_hold, or-ed) from now (on true) until the
+	 * caller is done (false); holds are counted. M2M_TP_HOLD_JOBS: the
+	 * caller will wait for its jobs in libm2m, so the device leaves each
+	 * job to a wait rather than to a thread of its own
+	 * (m2m_hold_jobs()). M2M_TP_HOLD_MEMORY: USERPTR memory queued is
+	 * used where it is, unchecked, as the caller keeps it valid until it
+	 * is done. m2m_convert() holds both and hands a transport with hold
+	 * the caller's memory in place (USERPTR) instead of copying it
+	 * through MMAP buffers.
 	 *
 	 * userptr_mapped: the application keeps USERPTR memory mapped while
 	 * it is queued (M2M_OPEN_USERPTR_MAPPED): the device uses it where it
 	 * is, as it does under hold.
 	 */
 	int (*threads)(int fd, unsigned int threads);
-	int (*hold)(int fd, bool hold);
+	int (*hold)(int fd, unsigned int what, bool hold);
 	int (*userptr_mapped)(int fd);
 };
 

@@ -317,6 +317,28 @@ enum m2m_ready {
 M2M_EXPORT int m2m_get_fd(struct m2m_device *dev);
 
 /**
+ * Say that the calling application waits for its frames in libm2m (hold
+ * non-zero) until it says it is done (0); holds nest, each ended once.
+ * Meanwhile the in-process device makes each frame in a wait (m2m_wait(),
+ * m2m_wait_for(), m2m_dequeue_buffer()), as m2m_convert() does, instead
+ * of handing it to a thread of its own when it is queued: two thread
+ * switches a frame less, and no frame made while the application does
+ * something else. So a frame queued under a hold is made only once some
+ * thread waits in libm2m: not for an application that waits on
+ * m2m_get_fd() alone. Devices whose frames the kernel makes ignore it.
+ *
+ * @return 0, -EINVAL when ending a hold none began, or a negative errno
+ * @code
+ * m2m_hold_jobs(dev, 1);
+ * m2m_queue_buffer(dev, in);
+ * m2m_queue_buffer(dev, out);
+ * m2m_dequeue_buffer(dev, &done, M2M_QUEUE_CAPTURE); // makes the frame
+ * m2m_hold_jobs(dev, 0);
+ * @endcode
+ */
+M2M_EXPORT int m2m_hold_jobs(struct m2m_device *dev, int hold);
+
+/**
  * Wait until a buffer or an event can be dequeued.
  *
  * @param dev          the device

@@ -400,20 +400,24 @@ static int ip_threads(int fd, unsigned int threads)
 	return 0;
 }
 
-/* A streaming client's USERPTR memory is copied instead (userptr.c). */
-static int ip_hold(int fd, bool hold)
+/* Without a memory hold, a streaming client's USERPTR memory is copied
+ * (userptr.c) or checked (buffers.c); without a job hold, a job nobody
+ * waits for is the worker's. */
+static int ip_hold(int fd, unsigned int what, bool hold)
 {
 	struct ip_ctx *ctx = context_get(fd);
+	unsigned int jobs = !!(what & M2M_TP_HOLD_JOBS);
+	unsigned int memory = !!(what & M2M_TP_HOLD_MEMORY);
 
 	if (!ctx)
 		return fail(EBADF);
 	pthread_mutex_lock(&ctx->lock);
 	if (hold) {
-		ctx->waiters++;
-		ctx->held++;
+		ctx->waiters += jobs;
+		ctx->held += memory;
 	} else {
-		ctx->waiters--;
-		ctx->held--;
+		ctx->waiters -= jobs;
+		ctx->held -= memory;
 		ip_kick_worker(ctx);
 	}
 	pthread_mutex_unlock(&ctx->lock);

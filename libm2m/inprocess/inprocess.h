@@ -175,9 +175,10 @@ struct ip_ctx {
 	/*
 	 * Any change of state: DQBUF and poll() wait on it, running a ready
 	 * job first (run.c). waiters: threads that will run a ready job
-	 * themselves, those waiting and m2m_convert()'s (the transport's hold).
-	 * held: m2m_convert()'s, whose USERPTR memory is valid until it is
-	 * done (userptr.c).
+	 * themselves, those waiting and the transport's job holds
+	 * (m2m_convert()'s, m2m_hold_jobs()'s). held: memory holds,
+	 * m2m_convert()'s, whose USERPTR memory is valid until it is done
+	 * (userptr.c).
 	 */
 	pthread_cond_t changed;
 	unsigned int waiters;

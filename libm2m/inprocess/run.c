@@ -369,7 +369,8 @@ static void *worker(void *arg)
 
 	pthread_mutex_lock(&ctx->lock);
 	while (!ctx->quit) {
-		if (job_ready(ctx))
+		/* A job someone will wait for is theirs (ip_kick_worker()). */
+		if (!ctx->waiters && job_ready(ctx))
 			run_job(ctx, false);
 		else
 			pthread_cond_wait(&ctx->work, &ctx->lock);

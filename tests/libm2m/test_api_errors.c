@@ -34,7 +34,25 @@ Test(errors, null_handle_gives_einval_with_the_function_name)
 	assert_message_mentions("m2m_convert");
 	assert_message_mentions("NULL");
 	cr_assert_eq(m2m_device_get_info(NULL, NULL), -EINVAL);
+	cr_assert_eq(m2m_hold_jobs(NULL, 1), -EINVAL);
+	assert_message_mentions("m2m_hold_jobs");
 	m2m_close(NULL);
+}
+
+/* Holds nest; ending one that no call began is refused, not counted. */
+Test(errors, hold_jobs_ends_only_what_began)
+{
+	struct m2m_device *dev;
+
+	cr_assert_eq(m2m_open(&dev, "inprocess"), 0);
+	cr_assert_eq(m2m_hold_jobs(dev, 0), -EINVAL);
+	assert_message_mentions("nothing is held");
+	cr_assert_eq(m2m_hold_jobs(dev, 1), 0);
+	cr_assert_eq(m2m_hold_jobs(dev, 1), 0);
+	cr_assert_eq(m2m_hold_jobs(dev, 0), 0);
+	cr_assert_eq(m2m_hold_jobs(dev, 0), 0);
+	cr_assert_eq(m2m_hold_jobs(dev, 0), -EINVAL);
+	m2m_close(dev);
 }
 
 Test(errors, forged_handle_gives_einval_not_a_crash)

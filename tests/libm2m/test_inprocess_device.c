@@ -844,6 +844,72 @@ Test(device, userptr_memory_kept_mapped_is_used_in_place)
 }
 
 /*
+ * m2m_hold_jobs(): under a job hold a frame queued is made by the thread
+ * that waits for it, not by the device's worker; without one the worker
+ * makes it for a client that only polls the wait fd.
+ */
+Test(device, a_job_hold_leaves_frames_to_waits)
+{
+	int fd = dev_open(O_NONBLOCK);
+	int wfd = t->wait_fd(fd);
+	struct pollfd pfd = { .fd = wfd, .events = POLLIN };
+	short revents;
+	struct buf x;
+
+	set_fmt(fd, OUT, V4L2_PIX_FMT_YUYV);
+	set_fmt(fd, CAP, V4L2_PIX_FMT_UYVY);
+	reqbufs(fd, OUT, V4L2_MEMORY_MMAP, 1);
+	reqbufs(fd, CAP, V4L2_MEMORY_MMAP, 1);
+	streamon(fd, OUT);
+	streamon(fd, CAP);
+	cr_assert_eq(t->hold(fd, M2M_TP_HOLD_JOBS, true), 0);
+	qbuf_mmap(fd, OUT, 0);
+	qbuf_mmap(fd, CAP, 0);
+	/* Nobody waits: the frame stays to make. */
+	cr_assert_eq(poll(&pfd, 1, 200), 0);
+	cr_assert_eq(t->poll(fd, POLLIN, &revents, 0), 0);
+	/* A wait makes it. */
+	cr_assert_eq(t->poll(fd, POLLIN, &revents, 10000), 1);
+	cr_assert(revents & POLLIN);
+	dqbuf_wait(fd, CAP, &x);
+	cr_assert_eq(x.b.flags & V4L2_BUF_FLAG_ERROR, 0);
+	dqbuf_wait(fd, OUT, &x);
+	/* Held again, a frame left queued goes to the worker once the
+	 * hold ends. */
+	qbuf_mmap(fd, OUT, 0);
+	qbuf_mmap(fd, CAP, 0);
+	cr_assert_eq(poll(&pfd, 1, 200), 0);
+	cr_assert_eq(t->hold(fd, M2M_TP_HOLD_JOBS, false), 0);
+	cr_assert_eq(poll(&pfd, 1, 10000), 1, "the worker made no frame");
+	dqbuf_wait(fd, CAP, &x);
+	dqbuf_wait(fd, OUT, &x);
+	/* Unheld, the worker makes a frame queued for a poller. */
+	qbuf_mmap(fd, OUT, 0);
+	qbuf_mmap(fd, CAP, 0);
+	cr_assert_eq(poll(&pfd, 1, 10000), 1, "the worker made no frame");
+	t->close(fd);
+}
+
+/*
+ * A job hold says nothing of memory: USERPTR memory queued under one is
+ * still checked (a pointer to nothing is EFAULT at QBUF); m2m_convert()'s
+ * memory hold takes it as the caller's promise.
+ */
+Test(device, a_job_hold_still_checks_userptr_memory)
+{
+	int fd = dev_open(O_NONBLOCK);
+
+	set_fmt(fd, OUT, V4L2_PIX_FMT_YUYV);
+	set_fmt(fd, CAP, V4L2_PIX_FMT_UYVY);
+	reqbufs(fd, OUT, V4L2_MEMORY_USERPTR, 1);
+	cr_assert_eq(t->hold(fd, M2M_TP_HOLD_JOBS, true), 0);
+	cr_assert_eq(qbuf_memory(fd, OUT, V4L2_MEMORY_USERPTR,
+				 (void *)(1ul << 47), -1), EFAULT);
+	cr_assert_eq(t->hold(fd, M2M_TP_HOLD_JOBS, false), 0);
+	t->close(fd);
+}
+
+/*
  * Under the promise OUTPUT memory is not looked up in /proc/self/maps at
  * QBUF (buffers.c, userptr_get()), but a pointer to nothing is still
  * refused with EFAULT: the first address past a 4-level user space, which
