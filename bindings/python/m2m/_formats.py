@@ -288,14 +288,31 @@ def check_planes(planes, fmt, what):
     ``capi.m2m_format``): their count, then each one's shape and dtype
     (:func:`check_plane`); ``what`` names the frame ("the NV12 640x480
     frame"), and each plane is named within it."""
-    shapes = plane_shapes(fmt)
-    names = plane_names(fmt.fourcc)
-    if len(planes) != len(shapes):
-        raise UnsupportedFormat(22, f"{what} has {len(shapes)} planes {names}, "
-                                f"not {len(planes)}")
-    for plane, (shape, dtype), name in zip(planes, shapes, names):
-        check_plane(plane, shape, dtype, f"the {name} plane of {what}" if len(shapes) > 1
-                    else what)
+    PlanesCheck(fmt, what)(planes)
+
+
+class PlanesCheck:
+    """:func:`check_planes` for one format, worked out once: a session
+    checks every frame it is given with one (the format's plane shapes
+    and names are tens of microseconds of Python to work out, more than
+    a small frame's conversion), and messages are written only for
+    what fails."""
+
+    def __init__(self, fmt, what):
+        self._shapes = [(tuple(shape), dtype) for shape, dtype in plane_shapes(fmt)]
+        self._names = plane_names(fmt.fourcc)
+        self._what = what
+
+    def __call__(self, planes):
+        shapes, what = self._shapes, self._what
+        if len(planes) != len(shapes):
+            raise UnsupportedFormat(22, f"{what} has {len(shapes)} planes {self._names}, "
+                                    f"not {len(planes)}")
+        for plane, (shape, dtype), name in zip(planes, shapes, self._names):
+            if not (isinstance(plane, np.ndarray) and plane.dtype == dtype and
+                    plane.shape == shape):
+                check_plane(plane, shape, dtype, f"the {name} plane of {what}"
+                            if len(shapes) > 1 else what)
 
 
 #: Formats guessed from a lone array's shape, when no format is named.

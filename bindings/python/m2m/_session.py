@@ -11,7 +11,7 @@ import numpy as np
 from . import _args, _waiting, capi
 from ._errors import (DeviceBusy, EndOfStream, InvalidArgument, NotSupported, OutOfRange,
                       Timeout)
-from ._formats import check_plane, check_planes, format_name, frame_format
+from ._formats import PlanesCheck, check_plane, format_name, frame_format
 from ._frame import Frame
 from ._memory import QueueMemory
 from .device import _QUEUE_NAMES, CAPTURE, OUTPUT, laid_out, same_layout, whole_frame
@@ -26,6 +26,7 @@ _dequeue_index = capi._capi.m2m_py_dequeue_index
 _wait_for = capi._capi.m2m_wait_for
 _get_buffer = capi._capi.m2m_get_buffer
 _set_userptr = capi._capi.m2m_py_buffer_set_userptr
+_hold_jobs = capi._capi.m2m_hold_jobs
 _READY = {OUTPUT: capi.M2M_READY_OUTPUT, CAPTURE: capi.M2M_READY_CAPTURE}
 
 
@@ -80,6 +81,10 @@ class Session:
         device._release_buffers()
         device._configure(job)
         self._packed = frame_format(job.src, job.width, job.height, field=job.field)
+        # Every array queued is checked against the source's layout,
+        # worked out once.
+        self._check_source = PlanesCheck(self._packed, f"the {format_name(job.src)} "
+                                         f"{job.width}x{job.height} frame")
         self._device = device
         self._h = h
         self._ptr = h.ptr
@@ -272,11 +277,17 @@ class Session:
         self._check()
         if timestamp_ns is not None:
             timestamp_ns = _args.integer(timestamp_ns, "timestamp_ns", 0, 2 ** 64 - 1)
-        borrow = _args.boolean(borrow, "borrow")
+        self._queue(frame, timestamp_ns, _args.boolean(borrow, "borrow"))
+
+    def _queue(self, frame, timestamp_ns, borrow):
+        """queue() of arguments checked (process() checked borrow once)."""
         in_place = (borrow or self._borrowing) and not self._own_input(frame)
-        index = self._queue_in_place(frame, borrow) if in_place else self._queue_mapped(frame)
+        index, memory = self._queue_in_place(frame, borrow) if in_place else \
+            (self._queue_mapped(frame), None)
         with self._lock:
             self._check()
+            if in_place:
+                self._point(index, memory)
             self._count += 1
             try:
                 _queue_index(self._ptr, OUTPUT, index,
@@ -308,16 +319,13 @@ class Session:
         return index
 
     def _queue_in_place(self, frame, borrow):
-        """The index of a free USERPTR OUTPUT buffer pointed at a source
-        frame's memory (when borrowed, the caller's own as convert() takes
-        it in place: whole_frame(); else a copy, laid_out()), which it
-        holds until the device gives the buffer back."""
+        """(the index of a free USERPTR OUTPUT buffer, the memory to point
+        it at): a source frame's own when borrowed, as convert() takes it
+        in place (whole_frame()), else a copy (laid_out())."""
         planes = list(frame.planes) if isinstance(frame, Frame) else \
             list(frame) if isinstance(frame, (tuple, list)) else [frame]
-        fmt = self._packed
-        check_planes(planes, fmt, f"the {format_name(fmt.fourcc)} {fmt.width}x{fmt.height} "
-                     "frame")
-        whole = whole_frame(planes, fmt) if borrow and self._as_is else None
+        self._check_source(planes)
+        whole = whole_frame(planes, self._packed) if borrow and self._as_is else None
         memory = laid_out(self.input_format, planes) if whole is None else whole
         with self._lock:
             self._check()
@@ -326,13 +334,18 @@ class Session:
             index = self._free.pop() if self._free else None
         if index is None:
             index = self._take(OUTPUT, None, self._given_back)
-        buf = _get_buffer(self._ptr, OUTPUT, index)
+        return index, memory
+
+    def _point(self, index, memory):
+        """Point a USERPTR OUTPUT buffer at memory, which it holds until
+        the device gives the buffer back: with the lock held (the
+        buffers are the session's while it is open)."""
+        buf = self._in_buffers[index]
         address = memory.__array_interface__["data"][0]
-        for plane, size in enumerate(self.input_format.plane_size[:buf.num_planes]):
+        for plane, size in enumerate(self._in_sizes):
             _set_userptr(buf, plane, address, size)
             address += size
         self._held[index] = memory
-        return index
 
     def _given_back(self, index):
         """An OUTPUT buffer the device gave back: its array is let go."""
@@ -374,6 +387,8 @@ class Session:
         self._depth = given
         self._free = list(range(given))[::-1]
         self._held = [None] * given
+        self._in_buffers = [_get_buffer(ptr, OUTPUT, index) for index in range(given)]
+        self._in_sizes = tuple(self.input_format.plane_size[:self._in_buffers[0].num_planes])
 
     def _fill(self, target, planes):
         try:
@@ -602,23 +617,38 @@ class Session:
         return self._process(frames, _args.boolean(borrow, "borrow"))
 
     def _process(self, frames, borrow):
-        depth = self._depth
-        while True:
-            if self._pending >= depth:
+        # Each frame is made as this generator waits for it, as convert()
+        # makes its frame (m2m_hold_jobs(): two thread switches a frame
+        # less on the in-process device), until the loop ends or is left;
+        # not on a nonblock device, whose dequeue() does not wait.
+        hold = not self._device._nonblock
+        with self._lock:
+            self._check()
+            if hold:
+                _hold_jobs(self._ptr, 1)
+        try:
+            depth = self._depth
+            while True:
+                if self._pending >= depth:
+                    out = self.dequeue()
+                    yield out
+                    self.release(out)
+                    continue
+                try:
+                    frame = next(frames)
+                except StopIteration:
+                    break
+                self._check()
+                self._queue(frame, None, borrow)
+                del frame       # a borrowed array is the session's to let go
+            while self._pending:
                 out = self.dequeue()
                 yield out
                 self.release(out)
-                continue
-            try:
-                frame = next(frames)
-            except StopIteration:
-                break
-            self.queue(frame, borrow=borrow)
-            del frame           # a borrowed array is the session's to let go
-        while self._pending:
-            out = self.dequeue()
-            yield out
-            self.release(out)
+        finally:
+            with self._lock:
+                if hold and self._device._handle is self._h:
+                    _hold_jobs(self._ptr, 0)
 
     def __repr__(self):
         i, o = self.input_format, self.output_format

@@ -3,6 +3,7 @@
 borrow=True (issue 29 (e)): the session holds each borrowed array until
 its result is out, and arrays that cannot be borrowed are named or
 copied as documented."""
+import select
 import time
 import weakref
 
@@ -61,6 +62,21 @@ def test_process_borrow_holds_each_array_until_its_result_is_yielded(dev, clip):
     assert len(got) == len(clip)
     for result, want in zip(got, expected(clip)):
         np.testing.assert_array_equal(result, want)
+
+
+def test_a_process_left_half_way_leaves_later_frames_to_a_poller(dev, clip):
+    # process() makes each frame as it waits for it, as convert() does
+    # (m2m_hold_jobs(): on the in-process device, no hand-off to its
+    # worker); left half-way it ends that, so the frame it had queued is
+    # made for an application that only selects on the device's fd.
+    with dev.session("RGB24", (64, 48), to="YUYV", buffers=2) as s:
+        loop = s.process(iter(clip), borrow=True)
+        first = next(loop).copy().array
+        loop.close()
+        assert select.select([dev], [], [], 10)[0], "the second frame was not made"
+        second = s.dequeue(timeout=0)
+        np.testing.assert_array_equal([first, second.array], expected(clip[:2]))
+        s.release(second)
 
 
 def test_queue_borrow_takes_the_array_itself_until_its_result_is_dequeued(dev, clip):
