@@ -601,7 +601,11 @@ class Session:
             then (so not a generator refilling one array)
 
         Keeps every OUTPUT buffer busy: it takes the next source only while
-        a buffer is free, so sources may be produced lazily.
+        a buffer is free, so sources may be produced lazily. On the
+        in-process device each frame is made as the generator waits for
+        its result, as :meth:`Device.convert` makes its frame
+        (``m2m_hold_jobs()``), so nothing is made while the loop's body
+        runs; closing the generator (a ``break``) ends that.
 
         Example::
 
