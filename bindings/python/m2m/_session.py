@@ -605,7 +605,11 @@ class Session:
         in-process device each frame is made as the generator waits for
         its result, as :meth:`Device.convert` makes its frame
         (``m2m_hold_jobs()``), so nothing is made while the loop's body
-        runs; closing the generator (a ``break``) ends that.
+        runs; and, since one CAPTURE buffer queued at a time is then all
+        it needs, it keeps the others out as they come, so that the
+        results are written into the same memory, as :meth:`Device.convert`
+        writes its results. Closing the generator (a ``break``) ends both:
+        the buffers kept out are queued again.
 
         Example::
 
@@ -626,6 +630,15 @@ class Session:
         # less on the in-process device), until the loop ends or is left;
         # not on a nonblock device, whose dequeue() does not wait.
         hold = not self._device._nonblock
+        # Made in the waits, the in-process device's results need one
+        # CAPTURE buffer queued at a time: the others are kept out as
+        # they come (one stays queued, so the next wait has a buffer), so
+        # that every result is written into the same memory, as convert()
+        # writes into the same memory each call (four 1080p buffers in
+        # turn are 24 MB, more than a cache keeps), and queued again when
+        # the loop ends.
+        parking = hold and self._device.info.backend == "inprocess"
+        parked = []
         with self._lock:
             self._check()
             if hold:
@@ -636,7 +649,7 @@ class Session:
                 if self._pending >= depth:
                     out = self.dequeue()
                     yield out
-                    self.release(out)
+                    parking = self._give_back(out, parked if parking else None)
                     continue
                 try:
                     frame = next(frames)
@@ -648,11 +661,31 @@ class Session:
             while self._pending:
                 out = self.dequeue()
                 yield out
-                self.release(out)
+                parking = self._give_back(out, parked if parking else None)
         finally:
             with self._lock:
-                if hold and self._device._handle is self._h:
-                    _hold_jobs(self._ptr, 0)
+                if self._device._handle is self._h:
+                    if hold:
+                        _hold_jobs(self._ptr, 0)
+                    if not self._closed:
+                        buffers = self._outputs.buffers
+                        for index in parked:    # unless a source change queued it
+                            if index < len(buffers) and not buffers[index].queued:
+                                _queue_index(self._ptr, CAPTURE, index, 0)
+
+    def _give_back(self, out, parked):
+        """process()'s release(): on the in-process device (``parked`` a
+        list, not None) the result's CAPTURE buffer is kept out, into
+        ``parked``, while another is queued. Returns whether to go on
+        keeping buffers out: not once one had to be queued."""
+        if parked is not None:
+            with self._lock:
+                if any(b.queued for b in self._outputs.buffers):
+                    parked.append(out.index)
+                    self._take_owed_last()
+                    return True
+        self.release(out)
+        return False
 
     def __repr__(self):
         i, o = self.input_format, self.output_format

@@ -77,6 +77,40 @@ def test_process_gives_convert_results_in_order(dev, rng):
         np.testing.assert_array_equal(got, dev.convert(picture, to="YUYV"))
 
 
+def test_process_on_the_inprocess_device_writes_one_capture_buffer(dev, rng):
+    # Made as the loop waits (m2m_hold_jobs()), the in-process device's
+    # results need one CAPTURE buffer queued: process() keeps the others
+    # out as they come, so every later result is written into the same
+    # memory, as convert()'s are; a kernel node's results go round all
+    # four. Whichever, the buffers kept out are queued again when the loop
+    # ends, or is left: four frames queued then give four results at once.
+    clip = frames(rng, 12)
+    with dev.session("RGB24", (64, 48), to="YUYV", buffers=4) as s:
+        seen = [(out.index, out.copy().array) for out in s.process(clip)]
+        if dev.info.backend == "inprocess":
+            assert len({index for index, _ in seen[3:]}) == 1, seen
+        else:
+            assert {index for index, _ in seen[8:]} == {0, 1, 2, 3}, seen
+        for (_, got), picture in zip(seen, clip):
+            np.testing.assert_array_equal(got, dev_convert(picture))
+        for left_after in (2, 0):
+            loop = s.process(clip[:4])
+            held = [next(loop) for _ in range(left_after)]
+            loop.close()        # a break; its last frame is the caller's
+            for out in held[-1:]:
+                s.release(out)
+            del held
+            while s._pending:   # what the break left in flight
+                s.release(s.dequeue(timeout=10))
+            for picture in clip[:4]:
+                s.queue(picture)
+            outs = [s.dequeue(timeout=10) for _ in range(4)]
+            assert sorted(out.index for out in outs) == [0, 1, 2, 3], left_after
+            for out, picture in zip(outs, clip[:4]):
+                np.testing.assert_array_equal(out.array, dev_convert(picture))
+                s.release(out)
+
+
 def test_bad_frames_in_a_session_raise_naming_the_problem(dev):
     with dev.session("RGB24", (64, 48), to="YUYV") as s:
         with pytest.raises(m2m.UnsupportedFormat, match="dtype uint8"):
