@@ -11,7 +11,9 @@
 # needed and cut: the frames done before the STOP are waited for 2 s each.
 #
 # --stream-to-hdr files: per frame, v4l2_fourcc("Vhdr") and the plane's size,
-# each 32-bit big endian ("rdhV"...), then its bytes (one plane: FWHT).
+# each 32-bit big endian ("rdhV"...), then its bytes (one plane: FWHT);
+# the layout tools/m2m/codec.c and m2m.read_hdr_stream() read, here in sh
+# for the guest's scripts.
 
 # The OUTPUT buffers v4l2-ctl is given: when it queues the last of COUNT
 # frames, the first COUNT - HDR_EXTRA are done, before its STOP.
@@ -19,19 +21,25 @@ HDR_EXTRA=4
 # (Their variables are named _hdr_*: sh has no locals, and the callers
 # loop over size and stream.)
 
-# hdr_frames FILE: how many frames FILE holds; fails on a broken file.
-hdr_frames() {
+# _hdr_walk FILE [MOST]: over FILE's frames, MOST at most (all without
+# it), checking each header: _hdr_n frames end at byte _hdr_at.
+_hdr_walk() {
 	_hdr_size=$(stat -c %s "$1")
 	_hdr_at=0
 	_hdr_n=0
-	while [ "$_hdr_at" -lt "$_hdr_size" ]; do
+	while [ "$_hdr_at" -lt "$_hdr_size" ] && [ "$_hdr_n" -lt "${2:-$_hdr_size}" ]; do
 		[ "$(od -An -tx1 -j "$_hdr_at" -N4 "$1" | tr -d ' \n')" = 72646856 ] ||
 			{ echo "hdr-streams: $1: no header at byte $_hdr_at" >&2; return 1; }
 		_hdr_len=$(od -An -tu4 --endian=big -j $((_hdr_at + 4)) -N4 "$1" | tr -d ' ')
 		_hdr_at=$((_hdr_at + 8 + _hdr_len))
 		_hdr_n=$((_hdr_n + 1))
 	done
-	[ "$_hdr_at" = "$_hdr_size" ] || { echo "hdr-streams: $1: its last frame is cut" >&2; return 1; }
+	[ "$_hdr_at" -le "$_hdr_size" ] || { echo "hdr-streams: $1: frame $_hdr_n is cut" >&2; return 1; }
+}
+
+# hdr_frames FILE: how many frames FILE holds; fails on a broken file.
+hdr_frames() {
+	_hdr_walk "$1" || return 1
 	echo "$_hdr_n"
 }
 
@@ -44,19 +52,11 @@ hdr_encode() {
 	shift 2
 	v4l2-ctl "$@" --stream-out-mmap="$HDR_EXTRA" --stream-count=$((_hdr_count + HDR_EXTRA)) \
 		--stream-to-hdr="$_hdr_file.whole"
-	_hdr_size=$(stat -c %s "$_hdr_file.whole")
-	_hdr_at=0
-	_hdr_n=0
-	while [ "$_hdr_n" -lt "$_hdr_count" ] && [ "$_hdr_at" -lt "$_hdr_size" ]; do
-		_hdr_len=$(od -An -tu4 --endian=big -j $((_hdr_at + 4)) -N4 "$_hdr_file.whole" | tr -d ' ')
-		_hdr_at=$((_hdr_at + 8 + _hdr_len))
-		_hdr_n=$((_hdr_n + 1))
-	done
+	_hdr_walk "$_hdr_file.whole" "$_hdr_count" || return 1
+	[ "$_hdr_n" = "$_hdr_count" ] ||
+		{ echo "hdr-streams: v4l2-ctl encoded $_hdr_n frames for $_hdr_file, not $_hdr_count" >&2; return 1; }
 	head -c "$_hdr_at" "$_hdr_file.whole" >"$_hdr_file"
 	rm -f "$_hdr_file.whole"
-	_hdr_got=$(hdr_frames "$_hdr_file")
-	[ "$_hdr_got" = "$_hdr_count" ] ||
-		{ echo "hdr-streams: v4l2-ctl encoded $_hdr_got frames for $_hdr_file, not $_hdr_count" >&2; return 1; }
 }
 
 # hdr_decode STREAM PAD BYTES OUT V4L2-CTL-ARGS...: the first BYTES of
