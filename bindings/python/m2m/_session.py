@@ -682,7 +682,6 @@ class Session:
             with self._lock:
                 if any(b.queued for b in self._outputs.buffers):
                     parked.append(out.index)
-                    self._take_owed_last()
                     return True
         self.release(out)
         return False
